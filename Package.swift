@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers (see docs/ARCHITECTURE.md): ChronoCore is pure and imports nothing; ChronoSimulation drives
+// the core on a virtual clock; ChronoHardware wraps the devices; ChronoRuntime is the real-time loop;
+// ChronoStore keeps the data; `chronoception` composes them.
+let package = Package(
+    name: "Chronoception",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "chronoception", targets: ["chronoception"]),
+        .library(name: "ChronoCore", targets: ["ChronoCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // Pure product logic: intervals, metrics, haptics, gestures, mode state machines, health records.
+        .target(name: "ChronoCore"),
+        // Virtual-clock driver for the core: replay of edge files and the simulated user.
+        .target(name: "ChronoSimulation", dependencies: ["ChronoCore"]),
+        // Device drivers (GPIO, sound, boards) and their mocks. Never imports the core.
+        .target(
+            name: "ChronoHardware",
+            dependencies: ["CGPIOD", "CALSA", .product(name: "Yams", package: "Yams")]
+        ),
+        // libgpiod through pkg-config; the shim in CGPIOD picks API v1 or v2 from the installed header.
+        .systemLibrary(
+            name: "CLibgpiod", pkgConfig: "libgpiod",
+            providers: [.apt(["libgpiod-dev"])]
+        ),
+        .target(name: "CGPIOD", dependencies: ["CLibgpiod"]),
+        // alsa-lib (libasound) through pkg-config.
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // Runs the real drivers against a simulated gpiochip and snd-aloop inside the HIL VM (Tests/hil/run).
+        .executableTarget(name: "chronoception-hil-probe", dependencies: ["ChronoHardware"]),
+        .executableTarget(
+            name: "chronoception",
+            dependencies: [
+                "ChronoCore", "ChronoSimulation", "ChronoHardware",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "ChronoCoreTests", dependencies: ["ChronoCore"]),
+        .testTarget(name: "ChronoSimulationTests", dependencies: ["ChronoSimulation", "ChronoCore"]),
+        .testTarget(name: "ChronoHardwareTests", dependencies: ["ChronoHardware"]),
+    ]
+)

@@ -1,0 +1,88 @@
+/// The device's one-button interaction between sessions (SPEC §7), as a pure state machine.
+///
+/// - Idle, tap: start the last session configuration ("Start Last Session").
+/// - Idle, long press: browse presets in frecency order, each announced by its own H(I);
+///   another long press moves to the next preset (wrapping); a tap picks it and starts the last
+///   configuration with that interval. Browsing without a press for `browseTimeout` returns to idle.
+public struct IdleMenu: Hashable, Sendable {
+    /// Where the menu is.
+    public enum State: Hashable, Sendable {
+        case idle
+        case browsing(index: Int, until: MonotonicInstant)
+    }
+
+    /// What the menu asks the runtime to do.
+    public enum Effect: Hashable, Sendable {
+        case motor(HapticPattern, label: String, at: MonotonicInstant)
+        /// A preset is offered; the user feels its pattern.
+        case presetOffered(TrainingInterval, at: MonotonicInstant)
+        case backToIdle(at: MonotonicInstant)
+        /// Start a session with this configuration now.
+        case startSession(SessionConfiguration, at: MonotonicInstant)
+    }
+
+    public static let browseTimeout = TimeSpan.seconds(10)
+
+    public private(set) var state: State = .idle
+    public private(set) var lastConfiguration: SessionConfiguration
+    public let presets: [TrainingInterval]
+    public let patterns: IntervalPatternBook
+    private var gestures: GestureRecognizer
+
+    /// - Parameters:
+    ///   - lastConfiguration: what an idle tap starts.
+    ///   - presets: intervals in frecency order (at least the built-in one).
+    ///   - patterns: the H(I) assignments; every preset should have one.
+    public init(lastConfiguration: SessionConfiguration, presets: [TrainingInterval], patterns: IntervalPatternBook) {
+        self.lastConfiguration = lastConfiguration
+        self.presets = presets.isEmpty ? [.builtInPreset] : presets
+        self.patterns = patterns
+        gestures = GestureRecognizer(settings: lastConfiguration.gestures)
+    }
+
+    public var nextDeadline: MonotonicInstant? {
+        var candidates: [MonotonicInstant] = []
+        if case .browsing(_, let until) = state { candidates.append(until) }
+        if let gestureDeadline = gestures.nextDeadline { candidates.append(gestureDeadline) }
+        return candidates.min()
+    }
+
+    /// Feeds a button edge or a deadline (only `.button` and `.deadline` matter here).
+    public mutating func handle(_ event: SessionEvent) -> [Effect] {
+        var effects: [Effect] = []
+        let now = event.instant
+        var gestureList = gestures.advance(to: now)
+        if case .browsing(_, let until) = state, until <= now, gestureList.isEmpty {
+            state = .idle
+            effects.append(.backToIdle(at: until))
+        }
+        if case .button(let edge) = event { gestureList += gestures.handle(edge) }
+        for gesture in gestureList { effects += handle(gesture) }
+        return effects
+    }
+
+    private mutating func handle(_ gesture: Gesture) -> [Effect] {
+        switch (state, gesture) {
+        case (.idle, .tap(_, let releasedAt)):
+            return [.startSession(lastConfiguration, at: releasedAt)]
+        case (.idle, .longPress(_, let at)):
+            return offer(0, at: at)
+        case (.browsing(let index, _), .longPress(_, let at)):
+            return offer((index + 1) % presets.count, at: at)
+        case (.browsing(let index, _), .tap(_, let releasedAt)):
+            state = .idle
+            var chosen = lastConfiguration
+            chosen.interval = presets[index]
+            if let pattern = patterns.pattern(for: presets[index]) { chosen.intervalPattern = pattern }
+            lastConfiguration = chosen
+            return [.startSession(chosen, at: releasedAt)]
+        }
+    }
+
+    private mutating func offer(_ index: Int, at now: MonotonicInstant) -> [Effect] {
+        state = .browsing(index: index, until: now + Self.browseTimeout)
+        let interval = presets[index]
+        let pattern = patterns.pattern(for: interval) ?? HapticCue.error.pattern
+        return [.presetOffered(interval, at: now), .motor(pattern, label: "preset \(interval)", at: now)]
+    }
+}

@@ -1,0 +1,70 @@
+/// The fixed cues (SPEC §2). Each is built from ticks and buzzes only, so none can equal an interval
+/// pattern; feedback cues say the zone by the number of ticks (1 green, 2 yellow, 3 red) and the
+/// direction by where the buzz falls: before the ticks for late, after them for early.
+public enum HapticCue: Hashable, Sendable {
+    /// The session is ready and waits for the first start press.
+    case ready
+    /// An attempt (or a Passive session) has started.
+    case start
+    /// Feedback after a tap.
+    case feedback(ErrorZone, ErrorDirection)
+    /// The session is done.
+    case sessionDone
+    /// A long press asks whether to discard the session: a second long press confirms.
+    case abortConfirm
+    /// The session was discarded.
+    case discarded
+    /// Something is wrong (a device fault the user must know about).
+    case error
+
+    public var pattern: HapticPattern {
+        switch self {
+        case .ready: return HapticPattern([.tick, .tick, .tick])
+        case .start: return HapticPattern([.tick, .tick])
+        case .feedback(let zone, let direction):
+            let ticks = [HapticElement](repeating: .tick, count: zone.tickCount)
+            switch direction {
+            case .late: return HapticPattern([.buzz] + ticks)
+            case .early: return HapticPattern(ticks + [.buzz])
+            case .onTime: return HapticPattern(ticks)
+            }
+        case .sessionDone: return HapticPattern([.buzz, .buzz])
+        case .abortConfirm: return HapticPattern([.tick, .buzz, .tick])
+        case .discarded: return HapticPattern([.buzz, .buzz, .buzz])
+        case .error: return HapticPattern([.tick, .tick, .tick, .tick, .tick])
+        }
+    }
+
+    /// A stable name for logs and the effects timeline.
+    public var name: String {
+        switch self {
+        case .ready: return "ready"
+        case .start: return "start"
+        case .feedback(let zone, let direction): return "feedback-\(zone.rawValue)-\(direction.rawValue)"
+        case .sessionDone: return "session-done"
+        case .abortConfirm: return "abort-confirm"
+        case .discarded: return "discarded"
+        case .error: return "error"
+        }
+    }
+
+    /// Every cue, for uniqueness checks and documentation.
+    public static var all: [HapticCue] {
+        var cues: [HapticCue] = [.ready, .start, .sessionDone, .abortConfirm, .discarded, .error]
+        for zone in ErrorZone.allCases {
+            for direction in [ErrorDirection.early, .late] { cues.append(.feedback(zone, direction)) }
+        }
+        cues.append(.feedback(.green, .onTime))
+        return cues
+    }
+}
+
+extension ErrorZone {
+    var tickCount: Int {
+        switch self {
+        case .green: return 1
+        case .yellow: return 2
+        case .red: return 3
+        }
+    }
+}

@@ -1,0 +1,290 @@
+/// The Challenge, Fear and Passive state machines (SPEC §2) as one pure value.
+///
+/// Every input is a `SessionEvent` carrying its own instant; every output is a list of
+/// `SessionEffect`s. The engine never reads a clock, sleeps or touches a device: the runtime waits
+/// for `nextDeadline` or a button edge and feeds what happened; `replay` and `simulate` do the same on
+/// a virtual clock. Rules, in the words of the spec:
+/// - a tap (press and release before the long-press threshold) marks at its press edge; the first
+///   tap after an attempt starts is its tap mark, presses before the next attempt are ignored;
+/// - a long press asks to discard; a second long press before the window ends discards; a tap meanwhile
+///   withdraws the request (the tap is consumed by the answer); attempt timing goes on throughout;
+/// - Fear plays the aversive sound after an attempt with `abs_percent_error >= threshold`, when sound
+///   is audible; `fear_sound_effective` is false if it was not audible at the start or was lost;
+/// - Passive boundary k is due at `start + k × interval` exactly; a long press ends the session.
+public struct SessionEngine: Hashable, Sendable {
+    public let configuration: SessionConfiguration
+    public let startedAt: MonotonicInstant
+    public private(set) var phase: SessionPhase
+    public private(set) var attempts: [AttemptMeasurement] = []
+    public private(set) var boundaries: [PassiveBoundary] = []
+    public private(set) var fearSoundEffective: Bool
+    public private(set) var outcome: SessionOutcome?
+    /// When a discard request is open, the instant it lapses.
+    public private(set) var abortPendingUntil: MonotonicInstant?
+
+    private var gestures: GestureRecognizer
+    private var soundAudible: Bool
+    private var motorFreeAt: MonotonicInstant
+    private var began = false
+
+    /// The pause the engine keeps between two vibrations so that they are felt as two.
+    public static let patternSeparation = TimeSpan.milliseconds(150)
+
+    public init(configuration: SessionConfiguration, startedAt: MonotonicInstant, soundAudible: Bool) {
+        self.configuration = configuration
+        self.startedAt = startedAt
+        self.soundAudible = soundAudible
+        fearSoundEffective = configuration.mode == .fear ? soundAudible : false
+        gestures = GestureRecognizer(settings: configuration.gestures)
+        motorFreeAt = startedAt
+        phase = configuration.mode.usesAttempts
+            ? .waitingForStart(attempt: 1)
+            : .passiveRunning(boundariesDone: 0, nextBoundary: startedAt + configuration.interval.span)
+    }
+
+    /// The instant at which the engine next needs a `.deadline` event, if any.
+    public var nextDeadline: MonotonicInstant? {
+        var candidates: [MonotonicInstant] = []
+        switch phase {
+        case .feedbackFlash(_, let until), .sessionSummary(let until): candidates.append(until)
+        case .passiveRunning(_, let next): candidates.append(next)
+        default: break
+        }
+        if outcome == nil {
+            if let abortPendingUntil { candidates.append(abortPendingUntil) }
+            if let gestureDeadline = gestures.nextDeadline { candidates.append(gestureDeadline) }
+        }
+        return candidates.min()
+    }
+
+    /// Starts the session: the ready cue (Challenge, Fear) or the start cue (Passive).
+    public mutating func begin() -> [SessionEffect] {
+        guard !began else { return [] }
+        began = true
+        var effects: [SessionEffect] = [.phaseChanged(phase, at: startedAt)]
+        if configuration.mode == .fear && !soundAudible {
+            effects.append(.notice("Sound is disabled. Fear Mode will behave like Challenge Mode.", at: startedAt))
+        }
+        effects.append(vibrate(configuration.mode.usesAttempts ? .ready : .start, at: startedAt))
+        return effects
+    }
+
+    /// Feeds one event; returns what to do.
+    public mutating func handle(_ event: SessionEvent) -> [SessionEffect] {
+        var effects = began ? [] : begin()
+        effects += advance(to: event.instant)
+        guard outcome == nil else { return effects }
+        let now = event.instant
+        switch event {
+        case .button(let edge):
+            for gesture in gestures.handle(edge) { effects += handle(gesture, at: now) }
+        case .deadline:
+            break
+        case .soundLost(let at):
+            soundAudible = false
+            if configuration.mode == .fear && fearSoundEffective {
+                fearSoundEffective = false
+                effects.append(.notice("Sound was lost. Fear Mode continues like Challenge Mode; this session records fear_sound_effective = false.", at: at))
+            }
+        case .soundRestored:
+            soundAudible = true
+        case .endRequested(let at):
+            effects += configuration.mode == .passive
+                ? endPassive(at: at)
+                : finish(.interrupted, endedAt: at, reason: "The session was stopped before its last attempt.", at: at)
+        }
+        return effects
+    }
+
+    /// The program is stopping with the session unfinished (signal, shutdown, end of a replay):
+    /// the session becomes interrupted, which is never logged.
+    public mutating func interrupt(at now: MonotonicInstant, reason: String) -> [SessionEffect] {
+        guard outcome == nil else { return [] }
+        return finish(.interrupted, endedAt: now, reason: reason, at: now)
+    }
+
+    /// Handles every deadline at or before `now`, each at its own instant, in time order.
+    private mutating func advance(to now: MonotonicInstant) -> [SessionEffect] {
+        var effects: [SessionEffect] = []
+        while let deadline = nextDeadline, deadline <= now {
+            let before = self
+            effects += handleDeadline(at: deadline)
+            if before == self { break }  // nothing was due after all; never spin
+        }
+        return effects
+    }
+
+    /// One deadline instant. The session's own steps due then (a boundary, the end of feedback) come
+    /// before the user's gestures recognised at the same instant, so a boundary due exactly when a long
+    /// press ends a Passive session still counts.
+    private mutating func handleDeadline(at now: MonotonicInstant) -> [SessionEffect] {
+        var effects: [SessionEffect] = []
+        switch phase {
+        case .feedbackFlash(let attempt, let until) where until <= now:
+            if configuration.timing.autoStartNextAttempt {
+                effects += startAttempt(attempt + 1, mark: until, at: until)
+            } else {
+                phase = .waitingForStart(attempt: attempt + 1)
+                acceptPressesFrom = until
+                effects.append(.phaseChanged(phase, at: until))
+            }
+        case .passiveRunning(let done, let due) where due <= now:
+            effects += reachBoundary(done + 1, due: due)
+        case .sessionSummary(let until) where until <= now:
+            phase = .completed
+            effects.append(.phaseChanged(phase, at: until))
+        default:
+            break
+        }
+        if outcome == nil {
+            for gesture in gestures.advance(to: now) { effects += handle(gesture, at: now) }
+            if let until = abortPendingUntil, until <= now, outcome == nil {
+                abortPendingUntil = nil
+                effects.append(.abortWithdrawn(reason: "No second long press: the session goes on.", at: until))
+            }
+        }
+        return effects
+    }
+
+    /// Presses before this instant belong to an earlier step and are ignored.
+    private var acceptPressesFrom = MonotonicInstant(nanoseconds: Int64.min)
+
+    private mutating func handle(_ gesture: Gesture, at now: MonotonicInstant) -> [SessionEffect] {
+        guard outcome == nil else { return [] }
+        switch gesture {
+        case .tap(let pressedAt, _):
+            return handleTap(pressedAt: pressedAt, at: now)
+        case .longPress(_, let recognizedAt):
+            return handleLongPress(at: recognizedAt)
+        }
+    }
+
+    private mutating func handleTap(pressedAt: MonotonicInstant, at now: MonotonicInstant) -> [SessionEffect] {
+        if abortPendingUntil != nil {
+            abortPendingUntil = nil
+            return [.abortWithdrawn(reason: "A tap answered the discard request: the session goes on.", at: now)]
+        }
+        switch phase {
+        case .waitingForStart(let attempt):
+            guard pressedAt >= acceptPressesFrom else {
+                return [.pressIgnored(pressedAt: pressedAt, reason: "pressed while feedback was showing", at: now)]
+            }
+            return startAttempt(attempt, mark: pressedAt, at: now)
+        case .attemptRunning(let attempt, let startMark):
+            guard pressedAt >= startMark else {
+                return [.pressIgnored(pressedAt: pressedAt, reason: "pressed before the attempt started", at: now)]
+            }
+            return measure(attempt, startMark: startMark, tapMark: pressedAt, at: now)
+        case .feedbackFlash:
+            return [.pressIgnored(pressedAt: pressedAt, reason: "only the first tap of an attempt counts", at: now)]
+        case .passiveRunning:
+            return [.pressIgnored(pressedAt: pressedAt, reason: "Passive takes no taps; hold to end", at: now)]
+        case .sessionSummary, .completed, .aborted, .interrupted:
+            return []
+        }
+    }
+
+    private mutating func handleLongPress(at now: MonotonicInstant) -> [SessionEffect] {
+        if configuration.mode == .passive { return endPassive(at: now) }
+        if let until = abortPendingUntil, now < until {
+            abortPendingUntil = nil
+            return [vibrate(.discarded, at: now)]
+                + finish(.aborted, endedAt: now, reason: "Discarded by the user with two long presses.", at: now)
+        }
+        let until = now + configuration.timing.abortConfirmWindow
+        abortPendingUntil = until
+        return [.abortRequested(until: until, at: now), vibrate(.abortConfirm, at: now)]
+    }
+
+    private mutating func startAttempt(_ attempt: Int, mark: MonotonicInstant, at now: MonotonicInstant) -> [SessionEffect] {
+        phase = .attemptRunning(attempt: attempt, startMark: mark)
+        return [
+            .attemptStarted(attempt: attempt, startMark: mark, at: now),
+            .phaseChanged(phase, at: now),
+            vibrate(.start, at: now),
+        ]
+    }
+
+    private mutating func measure(
+        _ attempt: Int, startMark: MonotonicInstant, tapMark: MonotonicInstant, at now: MonotonicInstant
+    ) -> [SessionEffect] {
+        let measurement = AttemptMeasurement(
+            index: attempt, target: configuration.interval, startMark: startMark, tapMark: tapMark)
+        attempts.append(measurement)
+        var effects: [SessionEffect] = [
+            .attemptMeasured(measurement, at: now),
+            vibrate(.feedback(measurement.zone, measurement.direction), at: now),
+        ]
+        if configuration.mode == .fear, soundAudible, measurement.absPercentError >= configuration.fearThreshold {
+            effects.append(.aversiveSound(attempt: attempt, at: now))
+        }
+        if attempt >= configuration.plannedCount {
+            effects += finish(.completed, endedAt: tapMark, reason: nil, at: now)
+        } else {
+            phase = .feedbackFlash(attempt: attempt, until: now + configuration.timing.feedbackDuration)
+            effects.append(.phaseChanged(phase, at: now))
+        }
+        return effects
+    }
+
+    private mutating func reachBoundary(_ index: Int, due: MonotonicInstant) -> [SessionEffect] {
+        let boundary = PassiveBoundary(index: index, due: due)
+        boundaries.append(boundary)
+        var effects: [SessionEffect] = [
+            .boundaryReached(boundary),
+            vibrate(configuration.intervalPattern, label: "interval", at: due),
+        ]
+        if index >= configuration.plannedCount {
+            effects += finish(.completed, endedAt: due, reason: nil, at: due)
+        } else {
+            // Absolute: k × interval from the start, never "previous boundary + interval".
+            let next = startedAt + configuration.interval.span * Int64(index + 1)
+            phase = .passiveRunning(boundariesDone: index, nextBoundary: next)
+            effects.append(.phaseChanged(phase, at: due))
+        }
+        return effects
+    }
+
+    private mutating func endPassive(at now: MonotonicInstant) -> [SessionEffect] {
+        if boundaries.isEmpty {
+            return [vibrate(.discarded, at: now)]
+                + finish(.aborted, endedAt: now, reason: "Ended before the first boundary.", at: now)
+        }
+        return finish(.completed, endedAt: now, reason: nil, at: now)
+    }
+
+    private mutating func finish(
+        _ status: SessionStatus, endedAt: MonotonicInstant, reason: String?, at now: MonotonicInstant
+    ) -> [SessionEffect] {
+        var effects: [SessionEffect] = []
+        switch status {
+        case .completed:
+            effects.append(vibrate(.sessionDone, at: now))
+            phase = .sessionSummary(until: now + configuration.timing.feedbackDuration)
+        case .aborted:
+            phase = .aborted
+        case .interrupted:
+            phase = .interrupted
+        }
+        abortPendingUntil = nil
+        let finished = SessionOutcome(
+            status: status, configuration: configuration, startedAt: startedAt, endedAt: endedAt,
+            attempts: attempts, boundaries: boundaries,
+            fearSoundEffective: configuration.mode == .fear && fearSoundEffective, reason: reason)
+        outcome = finished
+        effects.append(.phaseChanged(phase, at: now))
+        effects.append(.finished(finished))
+        return effects
+    }
+
+    private mutating func vibrate(_ cue: HapticCue, at instant: MonotonicInstant) -> SessionEffect {
+        vibrate(cue.pattern, label: cue.name, at: instant)
+    }
+
+    /// Queues a vibration: it starts at `instant` or, if another is still playing, right after it.
+    private mutating func vibrate(_ pattern: HapticPattern, label: String, at instant: MonotonicInstant) -> SessionEffect {
+        let start = max(instant, motorFreeAt)
+        motorFreeAt = start + pattern.duration + Self.patternSeparation
+        return .motor(pattern, label: label, at: start)
+    }
+}

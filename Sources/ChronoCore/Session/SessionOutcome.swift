@@ -1,0 +1,59 @@
+/// How a session ended.
+public enum SessionStatus: String, Hashable, Sendable {
+    /// Reached its summary (Passive: all repetitions, or ended by the user after a boundary).
+    case completed
+    /// Discarded by the user, or a Passive session ended before its first boundary. Never logged.
+    case aborted
+    /// Stopped without finishing (program stopped, power lost). Never logged.
+    case interrupted
+}
+
+/// The complete, immutable record of a finished session: what the store keeps and what the health
+/// record is built from.
+public struct SessionOutcome: Hashable, Sendable {
+    public var status: SessionStatus
+    public var configuration: SessionConfiguration
+    /// When the session began (Passive boundaries count from here).
+    public var startedAt: MonotonicInstant
+    /// When it ended: Challenge/Fear the last tap mark (the summary is reached at the last tap);
+    /// Passive the last boundary or the user's end; otherwise the abort or interruption instant.
+    public var endedAt: MonotonicInstant
+    public var attempts: [AttemptMeasurement]
+    public var boundaries: [PassiveBoundary]
+    /// False when sound could not be heard at the start of a Fear session or was lost during it.
+    public var fearSoundEffective: Bool
+    /// For aborted and interrupted sessions: what happened, in words.
+    public var reason: String?
+
+    public init(
+        status: SessionStatus, configuration: SessionConfiguration, startedAt: MonotonicInstant,
+        endedAt: MonotonicInstant, attempts: [AttemptMeasurement], boundaries: [PassiveBoundary],
+        fearSoundEffective: Bool, reason: String?
+    ) {
+        self.status = status
+        self.configuration = configuration
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.attempts = attempts
+        self.boundaries = boundaries
+        self.fearSoundEffective = fearSoundEffective
+        self.reason = reason
+    }
+
+    public var mode: SessionMode { configuration.mode }
+    public var metrics: SessionMetrics { SessionMetrics(attempts: attempts) }
+
+    /// Where the session's health record starts: the first attempt's start mark (Challenge, Fear) or
+    /// the session start (Passive).
+    public var recordStart: MonotonicInstant {
+        mode.usesAttempts ? (attempts.first?.startMark ?? startedAt) : startedAt
+    }
+
+    /// Repetitions done, for Passive.
+    public var repetitionsDone: Int { boundaries.count }
+
+    /// Whole seconds from the record start to the end, rounded half away from zero.
+    public var totalDurationSeconds: Int {
+        Int((endedAt - recordStart).seconds.rounded(.toNearestOrAwayFromZero))
+    }
+}

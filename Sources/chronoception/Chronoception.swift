@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// The `chronoception` command: the composition root. Each subcommand lives in its own file under
+/// `Commands/` and only wires the layers together; product behaviour lives in ChronoCore.
+@main
+struct Chronoception: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chronoception",
+        abstract: "Train and measure your sense of elapsed time.",
+        version: "0.1.0",
+        subcommands: [
+            ReplayCommand.self,
+            SimulateCommand.self,
+        ]
+    )
+}

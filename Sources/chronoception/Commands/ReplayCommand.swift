@@ -1,0 +1,116 @@
+import ArgumentParser
+import ChronoCore
+import ChronoSimulation
+import Foundation
+
+/// `chronoception replay`: one session through the real engine from a file of button edges, with no
+/// hardware and no waiting; prints the outcome as JSON (format in README).
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Run one session through the engine from a file of button edges and print the outcome as JSON.",
+        discussion: ReplayScript.grammar + " Use - to read the edges from standard input.")
+
+    @Argument(help: "The edge file, or - for standard input.")
+    var edges: String
+
+    @Option(help: "challenge, fear or passive.")
+    var mode: SessionMode = .challenge
+
+    @Option(help: "The interval: 300, 300s, 5m, 5m0s, 5m 0s or 1m30s (10s to 120m 59s).")
+    var interval: String
+
+    @Option(help: "Attempts (Challenge, Fear). Default 1.")
+    var attempts: Int?
+
+    @Option(help: "Repetitions (Passive). Default 6.")
+    var repetitions: Int?
+
+    @Option(name: .customLong("fear-threshold"), help: "Fear threshold as a fraction (0.10 = 10 %).")
+    var fearThreshold: Double = SessionConfiguration.defaultFearThreshold
+
+    @Flag(inversion: .prefixedNo, help: "Whether sound is audible at session start (Fear).")
+    var soundAudible = true
+
+    @Option(name: .customLong("wall-clock-start"), help: "Wall-clock time of session start, ISO 8601 with offset (default: now).")
+    var wallClockStart: String?
+
+    @Option(name: .customLong("session-id"), help: "The session's UUID (default: derived from the inputs, so replays are repeatable).")
+    var sessionID: String?
+
+    @Option(help: "The device name written into the health record.")
+    var device: String = "desktop"
+
+    @Option(help: "H(I), the interval pattern Passive plays at each boundary, in S/L notation.")
+    var pattern: String = IntervalPatternBook.candidates[0].description
+
+    @OptionGroup var timingOptions: SessionTimingOptions
+
+    @Flag(help: "Print the JSON on one line.")
+    var compact = false
+
+    func validate() throws {
+        if mode.usesAttempts, repetitions != nil {
+            throw ValidationError("--repetitions is for Passive; use --attempts with \(mode.rawValue).")
+        }
+        if !mode.usesAttempts, attempts != nil {
+            throw ValidationError("--attempts is for Challenge and Fear; use --repetitions with passive.")
+        }
+    }
+
+    func run() throws {
+        let parsedInterval: TrainingInterval
+        do { parsedInterval = try TrainingInterval.parse(interval) } catch { throw usageFailure(error) }
+        guard let parsedPattern = HapticPattern(notation: pattern) else {
+            throw ValidationError("'\(pattern)' is not a pattern: write short (S) and long (L) pulses, for example 'S L'.")
+        }
+        let configuration: SessionConfiguration
+        do {
+            configuration = try SessionConfiguration(
+                mode: mode, interval: parsedInterval, plannedCount: attempts ?? repetitions,
+                fearThreshold: fearThreshold, intervalPattern: parsedPattern,
+                timing: timingOptions.timing, gestures: timingOptions.gestures)
+        } catch { throw usageFailure(error) }
+
+        let (text, source) = try readEdges()
+        let script: ReplayScript
+        do { script = try ReplayScript.parse(text, source: source) } catch { throw usageFailure(error) }
+
+        let anchor = try wallClockAnchor()
+        let identifier = sessionID ?? SessionIdentifier.derived(
+            from: "replay|\(mode)|\(parsedInterval.seconds)|\(configuration.plannedCount)|\(anchor.unixNanoseconds)|\(text)")
+        let transcript = VirtualClock.run(configuration: configuration, soundAudible: soundAudible, inputs: script.events)
+        let report = ReplayReport.build(
+            transcript: transcript, configuration: configuration, soundAudible: soundAudible,
+            anchor: anchor, sessionID: identifier, device: device)
+        print(compact ? report.compactText : report.prettyText)
+    }
+
+    private func readEdges() throws -> (String, String) {
+        if edges == "-" {
+            var lines: [String] = []
+            while let line = readLine(strippingNewline: true) { lines.append(line) }
+            return (lines.joined(separator: "\n"), "standard input")
+        }
+        guard let data = FileManager.default.contents(atPath: edges) else {
+            throw ValidationError("Cannot read the edge file '\(edges)': check the path and that it is readable.")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ValidationError("The edge file '\(edges)' is not UTF-8 text.")
+        }
+        return (text, edges)
+    }
+
+    private func wallClockAnchor() throws -> WallClockAnchor {
+        if let wallClockStart {
+            guard let wall = WallTime(parsing: wallClockStart) else {
+                throw ValidationError("--wall-clock-start '\(wallClockStart)' is not ISO 8601 with an offset, for example 2026-11-23T08:00:00+01:00.")
+            }
+            return WallClockAnchor(unixNanoseconds: wall.unixNanoseconds, monotonic: .zero, utcOffsetSeconds: wall.utcOffsetSeconds)
+        }
+        let now = Date()
+        return WallClockAnchor(
+            unixNanoseconds: Int64(now.timeIntervalSince1970 * 1e9), monotonic: .zero,
+            utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: now))
+    }
+}

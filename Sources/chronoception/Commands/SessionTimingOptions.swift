@@ -1,0 +1,55 @@
+import ArgumentParser
+import ChronoCore
+
+/// The timing parameters shared by every command that runs a session (`replay`, the live session
+/// commands, the daemon). The defaults are the device's own.
+struct SessionTimingOptions: ParsableArguments {
+    @Option(name: .customLong("debounce-ms"), help: "Edges within this many ms after an accepted change are one bounce burst.")
+    var debounceMilliseconds: Int64 = GestureSettings.defaultDebounce.milliseconds
+
+    @Option(name: .customLong("long-press-ms"), help: "Holding this long (ms) is a long press.")
+    var longPressMilliseconds: Int64 = GestureSettings.defaultLongPress.milliseconds
+
+    @Option(name: .customLong("feedback-ms"), help: "How long feedback shows before the next attempt can start (ms).")
+    var feedbackMilliseconds: Int64 = SessionTiming.defaultFeedbackDuration.milliseconds
+
+    @Option(name: .customLong("abort-window-ms"), help: "A second long press within this many ms of the first discards the session.")
+    var abortWindowMilliseconds: Int64 = SessionTiming.defaultAbortConfirmWindow.milliseconds
+
+    @Flag(name: .customLong("auto-start"), help: "Start the next attempt by itself when feedback ends.")
+    var autoStart = false
+
+    func validate() throws {
+        guard debounceMilliseconds >= 0 else { throw ValidationError("--debounce-ms must be 0 or more.") }
+        guard longPressMilliseconds > debounceMilliseconds else {
+            throw ValidationError("--long-press-ms (\(longPressMilliseconds)) must be longer than --debounce-ms (\(debounceMilliseconds)).")
+        }
+        guard feedbackMilliseconds >= 0 else { throw ValidationError("--feedback-ms must be 0 or more.") }
+        guard abortWindowMilliseconds > 0 else { throw ValidationError("--abort-window-ms must be more than 0.") }
+    }
+
+    var timing: SessionTiming {
+        SessionTiming(
+            feedbackDuration: .milliseconds(feedbackMilliseconds),
+            abortConfirmWindow: .milliseconds(abortWindowMilliseconds),
+            autoStartNextAttempt: autoStart)
+    }
+
+    var gestures: GestureSettings {
+        GestureSettings(debounce: .milliseconds(debounceMilliseconds), longPress: .milliseconds(longPressMilliseconds))
+    }
+}
+
+extension TrainingInterval: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let interval = try? TrainingInterval.parse(argument) else { return nil }
+        self = interval
+    }
+}
+
+extension SessionMode: ExpressibleByArgument {}
+
+/// Turns a core error into a clean command-line failure: the message, and exit status 1 or 64.
+func usageFailure(_ error: some Error) -> ValidationError {
+    ValidationError(String(describing: error))
+}
