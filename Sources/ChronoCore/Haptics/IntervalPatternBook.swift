@@ -40,18 +40,24 @@ public struct IntervalPatternBook: Hashable, Sendable {
     @discardableResult
     public mutating func assign(ranked intervals: [TrainingInterval]) -> [(TrainingInterval, HapticPattern)] {
         var added: [(TrainingInterval, HapticPattern)] = []
-        for interval in intervals where assignments[interval] == nil {
+        for (rank, interval) in intervals.enumerated() where assignments[interval] == nil {
             let taken = Set(assignments.values)
             if let free = Self.candidates.first(where: { !taken.contains($0) }) {
                 assignments[interval] = free
                 added.append((interval, free))
-            } else if let victim = assignments.keys.sorted().first(where: { !intervals.contains($0) })
-                        ?? intervals.last(where: { $0 != interval && assignments[$0] != nil }),
+            } else if let victim = reclaimableInterval(below: rank, in: intervals),
                       let reclaimed = assignments.removeValue(forKey: victim) {
                 assignments[interval] = reclaimed
                 added.append((interval, reclaimed))
             }
         }
         return added
+    }
+
+    /// The assigned interval that ranks lowest and below `rank`: one not ranked at all first.
+    private func reclaimableInterval(below rank: Int, in intervals: [TrainingInterval]) -> TrainingInterval? {
+        let ranked = Set(intervals)
+        if let unranked = assignments.keys.sorted().first(where: { !ranked.contains($0) }) { return unranked }
+        return intervals[(rank + 1)...].last { assignments[$0] != nil }
     }
 }
