@@ -27,9 +27,9 @@ struct ChallengeEngineTests {
     func extraTaps() throws {
         var script = SessionScript()
         script.tap(1)
-        script.tap(61)        // attempt 1 tap; feedback until 63.1
+        script.tap(61)        // attempt 1 tap; feedback until 62.6
         script.tap(61.5)      // ignored: feedback showing
-        script.tap(63.0, hold: 0.5)  // pressed during feedback, released after: still ignored
+        script.tap(62.3, hold: 0.5)  // pressed during feedback, released after: still ignored
         script.tap(65)        // attempt 2 start
         script.tap(120)       // attempt 2 tap
         var engine = SessionEngine(configuration: configuration(.challenge, count: 2), startedAt: .zero, soundAudible: true)
@@ -38,7 +38,7 @@ struct ChallengeEngineTests {
         #expect(outcome.status == .completed)
         #expect(outcome.attempts.map(\.startMark) == [at(1), at(65)])
         #expect(outcome.attempts.map(\.tapMark) == [at(61), at(120)])
-        #expect(effects.ignoredPresses == [at(61.5), at(63.0)])
+        #expect(effects.ignoredPresses == [at(61.5), at(62.3)])
     }
 
     @Test("any tap is accepted, however early or late")
@@ -58,12 +58,12 @@ struct ChallengeEngineTests {
     func autoStart() throws {
         var script = SessionScript()
         script.tap(1)
-        script.tap(61, hold: 0.2)   // recognised at 61.2; feedback until 63.2
+        script.tap(61, hold: 0.2)   // recognised at 61.2; feedback (1.5 s) until 62.7
         script.tap(125)
         var engine = SessionEngine(configuration: configuration(.challenge, count: 2, autoStart: true), startedAt: .zero, soundAudible: true)
         _ = drive(&engine, script.events)
         let outcome = try #require(engine.outcome)
-        #expect(outcome.attempts.map(\.startMark) == [at(1), at(63.2)])
+        #expect(outcome.attempts.map(\.startMark) == [at(1), at(62.7)])
         #expect(outcome.attempts[1].tapMark == at(125))
     }
 

@@ -57,7 +57,7 @@ public struct SessionTiming: Hashable, Sendable {
     /// Start the next attempt by itself when the feedback ends (its start mark is that instant).
     public var autoStartNextAttempt: Bool
 
-    public static let defaultFeedbackDuration = TimeSpan.milliseconds(2000)
+    public static let defaultFeedbackDuration = TimeSpan.milliseconds(1500)
     public static let defaultAbortConfirmWindow = TimeSpan.milliseconds(5000)
 
     public init(
