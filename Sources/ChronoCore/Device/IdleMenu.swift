@@ -9,6 +9,14 @@ public struct IdleMenu: Hashable, Sendable {
     public enum State: Hashable, Sendable {
         case idle
         case browsing(index: Int, until: MonotonicInstant)
+
+        /// The state name used in the state file (SPEC §2: Idle, Configuring).
+        public var name: String {
+            switch self {
+            case .idle: return "Idle"
+            case .browsing: return "Configuring"
+            }
+        }
     }
 
     /// What the menu asks the runtime to do.
