@@ -1,0 +1,215 @@
+import ArgumentParser
+import ChronoCore
+import ChronoHardware
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `board check B`: bring-up of a board on the real device. Opens the lines, pulses the motor with the
+/// start cue, waits for a press and prints its kernel timestamp and how late it reached user space,
+/// checks the mixer and plays the aversive sound (after a warning). Every failure comes with its fix;
+/// the exit status is 1 when the button or motor fail, 2 when the board file is unusable. Sound
+/// problems are warnings: without sound Fear Mode behaves like Challenge Mode.
+struct BoardCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check", abstract: "Bring-up check: open the lines, pulse the motor, wait for a press, play the sound.")
+
+    @Argument(help: "A board name (see `board list`) or a path to a board file.")
+    var board: String
+
+    @Option(help: "Seconds to wait for a button press.")
+    var pressTimeout: Double = 20
+
+    @Flag(help: "Do not wait for a button press.")
+    var noPress = false
+
+    @Flag(help: "Do not play the aversive sound (the mixer is still checked).")
+    var noSound = false
+
+    @Option(help: "Seconds of warning before the aversive sound plays.")
+    var soundWarning: Double = 3
+
+    func run() throws {
+        let configuration = try loadBoard(board)
+        var report = BringUpReport()
+        print("Checking board \(configuration.name) (\(configuration.sourcePath)); libgpiod API v\(LibgpiodAPI.version)")
+        checkMotor(configuration.motor, report: &report)
+        checkButton(configuration.button, role: "button", report: &report)
+        if let second = configuration.secondButton { checkButton(second, role: "second_button", report: &report) }
+        if let led = configuration.led { checkLED(led, report: &report) }
+        checkSound(configuration.sound, report: &report)
+        print("board check: \(report.passed) ok, \(report.failed) failed, \(report.warnings) warning\(report.warnings == 1 ? "" : "s")")
+        if report.failed > 0 { throw ExitCode(1) }
+    }
+
+    // MARK: - Motor
+
+    private func checkMotor(_ motor: MotorConfiguration, report: inout BringUpReport) {
+        guard case .gpiod(let line) = motor.driver else {
+            report.info("motor: terminal driver (pulses are shown as text by the runtime); no GPIO to open")
+            return
+        }
+        let output: GpiodMotor
+        do {
+            output = try GpiodMotor(line: line)
+        } catch {
+            report.fail("motor: \(error.detail)", fix: error.fix)
+            return
+        }
+        defer { output.close() }
+        report.pass("motor: \(output.resolved), \(line.activeLow ? "active-low" : "active-high"), requested off")
+        let pattern = HapticCue.start.pattern
+        let start = HardwareClock.monotonicNanoseconds() + 50_000_000
+        let limit = Int64(motor.safeMaxOnMilliseconds) * 1_000_000
+        var onSince: Int64?
+        do {
+            for edge in pattern.edges(startingAt: MonotonicInstant(nanoseconds: start)) {
+                var at = edge.at.nanoseconds
+                if !edge.on, let since = onSince { at = min(at, since + limit) } // never past the safe maximum
+                HardwareClock.sleep(untilMonotonicNanoseconds: at)
+                try output.set(on: edge.on)
+                onSince = edge.on ? at : nil
+            }
+            report.pass("motor: played the start cue (\(pattern)): did you feel \(pattern.elements.count) short pulses?")
+        } catch {
+            try? output.set(on: false)
+            report.fail("motor: switching the line failed: \(error)", fix: "check `dmesg`; the line may have been lost")
+        }
+    }
+
+    // MARK: - Buttons
+
+    private func checkButton(_ button: ButtonConfiguration, role: String, report: inout BringUpReport) {
+        guard case .gpiod(let line) = button.driver else {
+            report.info("\(role): terminal keyboard (the runtime reads space/enter from the terminal); no GPIO to open")
+            return
+        }
+        let input: GpiodButton
+        do {
+            input = try GpiodButton(line: line, debounceMilliseconds: button.debounceMilliseconds, role: role)
+        } catch {
+            report.fail("\(role): \(error.detail)", fix: error.fix)
+            return
+        }
+        defer { input.close() }
+        let debounce = input.resolved.kernelDebounceMicroseconds > 0
+            ? "kernel debounce \(input.resolved.kernelDebounceMicroseconds / 1000) ms"
+            : "no kernel debounce (libgpiod API v\(LibgpiodAPI.version)); the session core debounces \(button.debounceMilliseconds) ms"
+        report.pass("\(role): \(input.resolved), \(line.activeLow ? "active-low" : "active-high"), bias \(line.bias.rawValue), \(debounce)")
+        if let held = try? input.isPressed(), held {
+            report.warn("\(role): reads as pressed right now", fix: "if it is not pressed, flip `\(role).active_low` in the board file")
+        }
+        guard !noPress else { return }
+
+        print("       Press the \(role.replacingOccurrences(of: "_", with: " ")) within \(Int(pressTimeout)) s…")
+        let deadline = HardwareClock.monotonicNanoseconds() + Int64(pressTimeout * 1e9)
+        guard let (press, readAt) = waitForEdge(.pressed, on: input, until: deadline) else {
+            report.fail("\(role): no press within \(Int(pressTimeout)) s",
+                        fix: "check the wiring (button between the line's pin and GND for active_low: true) with `gpiomon`; "
+                            + "if presses show there, check `\(role).line` and `\(role).active_low`")
+            return
+        }
+        let seconds = Double(press.monotonicNanoseconds) / 1e9
+        let latency = Double(readAt - press.monotonicNanoseconds) / 1e6
+        var text = "\(role): press at \(String(format: "%.9f", seconds)) s (kernel timestamp, CLOCK_MONOTONIC), "
+            + "in user space \(String(format: "%.3f", latency)) ms later"
+        if let (release, _) = waitForEdge(.released, on: input, until: HardwareClock.monotonicNanoseconds() + 5_000_000_000) {
+            text += "; released after \((release.monotonicNanoseconds - press.monotonicNanoseconds) / 1_000_000) ms"
+        }
+        report.pass(text)
+    }
+
+    /// Waits on the line's descriptor (no busy loop) for the first edge of `direction`.
+    private func waitForEdge(_ direction: ButtonEdge.Direction, on input: GpiodButton,
+                             until deadline: Int64) -> (ButtonEdge, Int64)? {
+        while true {
+            let remaining = deadline - HardwareClock.monotonicNanoseconds()
+            if remaining <= 0 { return nil }
+            var entry = pollfd(fd: input.pollDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, Int32(min(remaining / 1_000_000 + 1, 1000)))
+            guard let edges = try? input.readEdges() else { return nil }
+            let readAt = HardwareClock.monotonicNanoseconds()
+            if let edge = edges.first(where: { $0.direction == direction }) { return (edge, readAt) }
+        }
+    }
+
+    // MARK: - LED
+
+    private func checkLED(_ led: GpioOutputLine, report: inout BringUpReport) {
+        do {
+            let output = try GpiodMotor(line: led, role: "led")
+            defer { output.close() }
+            try output.set(on: true)
+            HardwareClock.sleep(untilMonotonicNanoseconds: HardwareClock.monotonicNanoseconds() + 500_000_000)
+            try output.set(on: false)
+            report.pass("led: \(output.resolved), lit for 0.5 s")
+        } catch let error as GpioError {
+            report.fail("led: \(error.detail)", fix: error.fix)
+        } catch {
+            report.fail("led: \(error)", fix: "check `dmesg`")
+        }
+    }
+
+    // MARK: - Sound
+
+    private func checkSound(_ sound: SoundConfiguration, report: inout BringUpReport) {
+        guard sound.driver == .alsa else {
+            report.info("sound: none configured; Fear Mode will behave like Challenge Mode")
+            return
+        }
+        let output = AlsaSound(configuration: sound)
+        defer { output.close() }
+        switch output.checkAudibility() {
+        case .inaudible(let reason):
+            report.warn("sound: \(reason)", fix: "Sound is disabled. Fear Mode will behave like Challenge Mode.")
+            return
+        case .audible(let description):
+            report.pass("sound: \(description)")
+        }
+        do {
+            try output.prepare()
+            if let timing = output.timing { report.pass("sound: prepared, \(timing)") }
+        } catch {
+            report.warn("sound: \(error)", fix: "Sound is disabled. Fear Mode will behave like Challenge Mode.")
+            return
+        }
+        guard !noSound else { return }
+        print("       Warning: the aversive sound (0.6 s of harsh bursts, at \(Int(sound.loudness * 100))% of full scale) "
+            + "plays in \(Int(soundWarning)) s. It is meant to be unpleasant. (--no-sound skips it.)")
+        HardwareClock.sleep(untilMonotonicNanoseconds: HardwareClock.monotonicNanoseconds() + Int64(soundWarning * 1e9))
+        let started = HardwareClock.monotonicNanoseconds()
+        do {
+            try output.playAversiveSound()
+            report.pass("sound: played the aversive sound (\((HardwareClock.monotonicNanoseconds() - started) / 1_000_000) ms until drained)")
+        } catch {
+            report.warn("sound: \(error)", fix: "Sound is disabled. Fear Mode will behave like Challenge Mode.")
+        }
+    }
+}
+
+/// Counts and prints the check's lines.
+struct BringUpReport {
+    private(set) var passed = 0
+    private(set) var failed = 0
+    private(set) var warnings = 0
+
+    mutating func pass(_ text: String) {
+        passed += 1
+        print("[ok]   \(text)")
+    }
+
+    mutating func fail(_ text: String, fix: String) {
+        failed += 1
+        print("[FAIL] \(text)\n       Fix: \(fix)")
+    }
+
+    mutating func warn(_ text: String, fix: String) {
+        warnings += 1
+        print("[warn] \(text)\n       \(fix)")
+    }
+
+    func info(_ text: String) {
+        print("[--]   \(text)")
+    }
+}
