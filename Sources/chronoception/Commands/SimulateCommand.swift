@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChronoCore
 import ChronoSimulation
+import ChronoStore
 
 /// `chronoception simulate`: a simulated person runs many sessions of every mode through the engine on
 /// a virtual clock, with every invariant checked as it goes.
@@ -18,6 +19,9 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Print only failures and the total.")
     var quiet = false
 
+    @Option(name: .customLong("data-dir"), help: "Also save the sessions into the store in this directory (an hour apart, ending now).")
+    var dataDirectory: String?
+
     func validate() throws {
         guard sessions >= 1, sessions <= 10_000_000 else {
             throw ValidationError("--sessions must be between 1 and 10000000.")
@@ -28,7 +32,9 @@ struct SimulateCommand: ParsableCommand {
         var failed = 0
         var counts: [SessionStatus: Int] = [:]
         var logged = 0
-        SimulationRun(seed: seed).run(sessions: sessions) { result in
+        let writer = try dataDirectory.map { try SimulationStoreWriter(store: openChronoStore(StoreLocation(directory: $0)), sessions: sessions) }
+        SimulationRun(seed: seed, firstSessionUnixSeconds: writer?.firstSessionUnixSeconds ?? 1_795_000_000).run(sessions: sessions) { result in
+            do { try writer?.save(result) } catch { printError("error: \(error)"); failed += 1 }
             counts[result.outcome.status, default: 0] += 1
             if result.record.record != nil { logged += 1 }
             if !result.violations.isEmpty { failed += 1 }

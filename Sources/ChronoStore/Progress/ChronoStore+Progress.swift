@@ -1,0 +1,115 @@
+import ChronoCore
+import GRDB
+
+extension ChronoStore {
+    /// How many intervals `progress` shows when not narrowed to one.
+    public static let progressIntervalCount = 5
+    /// How many sessions the recent list of `progress` shows.
+    public static let progressRecentCount = 10
+
+    /// Gathers everything `chronoception progress` shows, in one read snapshot. The queries touch only
+    /// what is shown — the top intervals' last 14 days, their last attempts, the last 28 days — through
+    /// indexes, so the time does not grow with years of history.
+    public func progress(nowUnixNanoseconds now: Int64, utcOffsetSeconds: Int, only: TrainingInterval? = nil) throws(StoreError) -> ProgressReport {
+        try read { db in
+            let today = WallTime(unixNanoseconds: now, utcOffsetSeconds: utcOffsetSeconds).localDayNumber
+            let window = ProgressReport.windowSeconds * 1_000_000_000
+            let ranked = try rankedPresets(db, now: now / 1_000_000_000)
+            let patterns = try Row.fetchAll(db, sql: "SELECT target_interval_ms, pattern FROM haptic_assignment")
+            var patternByInterval: [Int64: HapticPattern] = [:]
+            for row in patterns { patternByInterval[row[0]] = HapticPattern(notation: row[1]) }
+
+            var intervals: [ProgressReport.IntervalProgress] = []
+            let candidates = only.map { [$0] } ?? ranked.map(\.interval)
+            for interval in candidates where intervals.count < (only == nil ? Self.progressIntervalCount : 1) {
+                let milliseconds = interval.span.milliseconds
+                let completed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session WHERE target_interval_ms = ? AND status = 'completed'",
+                                                 arguments: [milliseconds]) ?? 0
+                guard completed > 0 else { continue }
+                var lastSeven = ErrorAccumulator(), sevenBefore = ErrorAccumulator()
+                var daily: [Int64: ErrorAccumulator] = [:]
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT started_unix_ns, utc_offset_seconds, attempt_count, mean_abs_error_seconds, mean_abs_percent_error
+                    FROM session WHERE target_interval_ms = ? AND status = 'completed' AND started_unix_ns >= ? AND attempt_count > 0
+                    """, arguments: [milliseconds, now - 2 * window])
+                while let row = try rows.next() {
+                    let started: Int64 = row[0]
+                    let errors = ErrorAccumulator(attemptCount: row[2], absErrorSecondsSum: (row[3] as Double) * Double(row[2] as Int),
+                                                  absPercentErrorSum: (row[4] as Double) * Double(row[2] as Int))
+                    if started >= now - window { lastSeven.add(errors) } else { sevenBefore.add(errors) }
+                    daily[WallTime(unixNanoseconds: started, utcOffsetSeconds: row[1]).localDayNumber, default: ErrorAccumulator()].add(errors)
+                }
+                var zones: [ErrorZone] = []
+                var lastAttempts = ErrorAccumulator()
+                let attemptRows = try Row.fetchAll(db, sql: """
+                    SELECT a.start_mono_ns, a.tap_mono_ns FROM session s JOIN attempt a ON a.session_id = s.id
+                    WHERE s.target_interval_ms = ? AND s.status = 'completed'
+                    ORDER BY s.started_unix_ns DESC, s.id DESC, a.attempt_index DESC LIMIT ?
+                    """, arguments: [milliseconds, ZoneStrip.length])
+                for row in attemptRows.reversed() {
+                    let attempt = AttemptMeasurement(index: 1, target: interval, startMark: MonotonicInstant(nanoseconds: row[0]),
+                                                     tapMark: MonotonicInstant(nanoseconds: row[1]))
+                    zones.append(attempt.zone)
+                    lastAttempts.add(ErrorAccumulator(attemptCount: 1, absErrorSecondsSum: attempt.absErrorSeconds, absPercentErrorSum: attempt.absPercentError))
+                }
+                intervals.append(ProgressReport.IntervalProgress(
+                    interval: interval, pattern: patternByInterval[milliseconds], completedSessions: completed,
+                    lastSevenDays: lastSeven, sevenDaysBefore: sevenBefore, lastZones: zones, lastAttempts: lastAttempts, daily: daily))
+            }
+
+            var completedByMode: [SessionMode: Int] = [:]
+            var aborted = 0, interrupted = 0
+            let onlyFilter = only == nil ? "" : " WHERE target_interval_ms = \(only!.span.milliseconds)"
+            for row in try Row.fetchAll(db, sql: "SELECT status, mode, COUNT(*) FROM session\(onlyFilter) GROUP BY status, mode") {
+                let status: String = row[0]
+                let count: Int = row[2]
+                switch status {
+                case "completed": if let mode = SessionMode(rawValue: row[1]) { completedByMode[mode, default: 0] += count }
+                case "aborted": aborted += count
+                case "interrupted": interrupted += count
+                default: break
+                }
+            }
+
+            // `+status` keeps SQLite on the start-time index: without statistics it would otherwise pick the
+            // status index and walk every completed session ever stored.
+            var overallDaily: [Int64: ErrorAccumulator] = [:]
+            let dayRows = try Row.fetchCursor(db, sql: """
+                SELECT started_unix_ns, utc_offset_seconds, attempt_count, mean_abs_error_seconds, mean_abs_percent_error
+                FROM session WHERE started_unix_ns >= ? AND +status = 'completed' AND attempt_count > 0\(only == nil ? "" : " AND target_interval_ms = \(only!.span.milliseconds)")
+                """, arguments: [now - Int64(ProgressReport.overallDays + 1) * 86_400_000_000_000])
+            while let row = try dayRows.next() {
+                let count: Int = row[2]
+                overallDaily[WallTime(unixNanoseconds: row[0], utcOffsetSeconds: row[1]).localDayNumber, default: ErrorAccumulator()]
+                    .add(ErrorAccumulator(attemptCount: count, absErrorSecondsSum: (row[3] as Double) * Double(count),
+                                          absPercentErrorSum: (row[4] as Double) * Double(count)))
+            }
+            let recent = try sessionLines(db, limit: Self.progressRecentCount, only: only)
+            return ProgressReport(today: today, intervals: intervals, completedByMode: completedByMode, abortedSessions: aborted,
+                                  interruptedSessions: interrupted, recentSessions: recent, daily: overallDaily, onlyInterval: only)
+        }
+    }
+
+    /// The most recent sessions of every status, newest first (`chronoception sessions`).
+    public func recentSessions(limit: Int) throws(StoreError) -> [ProgressReport.SessionLine] {
+        try read { db in try sessionLines(db, limit: limit, only: nil) }
+    }
+
+    func sessionLines(_ db: Database, limit: Int, only: TrainingInterval?) throws -> [ProgressReport.SessionLine] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT s.id, s.mode, s.target_interval_ms, s.status, s.started_unix_ns, s.utc_offset_seconds, s.planned_count,
+                s.done_count, s.time_acuity_score, s.mean_abs_error_seconds, s.mean_signed_error_seconds, s.fear_sound_effective,
+                l.state
+            FROM session s LEFT JOIN health_ledger l ON l.session_id = s.id
+            \(only == nil ? "" : "WHERE s.target_interval_ms = \(only!.span.milliseconds)")
+            ORDER BY s.started_unix_ns DESC, s.id DESC LIMIT ?
+            """, arguments: [limit])
+        return rows.map { row in
+            ProgressReport.SessionLine(
+                sessionID: row[0], mode: SessionMode(rawValue: row[1]) ?? .challenge, interval: Self.interval(milliseconds: row[2]),
+                status: row[3], startedAt: WallTime(unixNanoseconds: row[4], utcOffsetSeconds: row[5]),
+                plannedCount: row[6], doneCount: row[7], timeAcuityScore: row[8], meanAbsErrorSeconds: row[9],
+                meanSignedErrorSeconds: row[10], fearSoundEffective: row[11], healthLog: row[12])
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import ChronoCore
+import GRDB
+
+extension ChronoStore {
+    /// One session with its attempts, boundaries and ledger line.
+    public func session(id: String) throws(StoreError) -> StoredSession {
+        let sessions = try read { db in try loadSessions(db, filter: "s.id = ?", arguments: [id]) }
+        guard let session = sessions.first else { throw .unknownSession(id) }
+        return session
+    }
+
+    /// How many sessions the store holds, of every status.
+    public func sessionCount() throws(StoreError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") ?? 0 }
+    }
+
+    /// Sessions matching an SQL condition on `session s`, oldest first, complete with attempts and
+    /// boundaries (two extra queries in all, not two per session).
+    func loadSessions(_ db: Database, filter: String, arguments: StatementArguments) throws -> [StoredSession] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT s.*, l.state AS ledger_state, l.reason_code AS ledger_code, l.reason AS ledger_reason
+            FROM session s LEFT JOIN health_ledger l ON l.session_id = s.id
+            WHERE \(filter) ORDER BY s.started_unix_ns, s.id
+            """, arguments: arguments)
+        guard !rows.isEmpty else { return [] }
+        var attempts: [String: [(Int, Int64, Int64)]] = [:]
+        let attemptRows = try Row.fetchCursor(db, sql: """
+            SELECT a.session_id, a.attempt_index, a.start_mono_ns, a.tap_mono_ns FROM attempt a
+            WHERE a.session_id IN (SELECT s.id FROM session s WHERE \(filter))
+            """, arguments: arguments)
+        while let row = try attemptRows.next() {
+            attempts[row[0], default: []].append((row[1], row[2], row[3]))
+        }
+        var boundaries: [String: [(Int, Int64, Int64?)]] = [:]
+        let boundaryRows = try Row.fetchCursor(db, sql: """
+            SELECT b.session_id, b.boundary_index, b.due_mono_ns, b.fired_mono_ns FROM passive_boundary b
+            WHERE b.session_id IN (SELECT s.id FROM session s WHERE \(filter))
+            """, arguments: arguments)
+        while let row = try boundaryRows.next() {
+            boundaries[row[0], default: []].append((row[1], row[2], row[3]))
+        }
+        return try rows.map { row in
+            let id: String = row["id"]
+            return try Self.storedSession(row, attempts: attempts[id] ?? [], boundaries: boundaries[id] ?? [])
+        }
+    }
+
+    static func storedSession(_ row: Row, attempts: [(Int, Int64, Int64)], boundaries: [(Int, Int64, Int64?)]) throws -> StoredSession {
+        let configuration = try configuration(row)
+        let status: String = row["status"]
+        let startedAt = MonotonicInstant(nanoseconds: row["started_mono_ns"])
+        let sortedAttempts = attempts.sorted { $0.0 < $1.0 }.map { index, start, tap in
+            AttemptMeasurement(index: index, target: configuration.interval,
+                               startMark: MonotonicInstant(nanoseconds: start), tapMark: MonotonicInstant(nanoseconds: tap))
+        }
+        let sortedBoundaries = boundaries.sorted { $0.0 < $1.0 }
+        let endedNanoseconds: Int64? = row["ended_mono_ns"]
+        let outcome = SessionOutcome(
+            status: SessionStatus(rawValue: status) ?? .interrupted,
+            configuration: configuration,
+            startedAt: startedAt,
+            endedAt: endedNanoseconds.map(MonotonicInstant.init(nanoseconds:)) ?? startedAt,
+            attempts: sortedAttempts,
+            boundaries: sortedBoundaries.map { PassiveBoundary(index: $0.0, due: MonotonicInstant(nanoseconds: $0.1)) },
+            fearSoundEffective: (row["fear_sound_effective"] as Bool?) ?? false,
+            reason: row["reason"])
+        let ledgerState: String? = row["ledger_state"]
+        return StoredSession(
+            sessionID: row["id"],
+            outcome: outcome,
+            isRunning: status == "running",
+            anchor: WallClockAnchor(unixNanoseconds: row["anchor_unix_ns"], monotonic: MonotonicInstant(nanoseconds: row["anchor_mono_ns"]),
+                                    utcOffsetSeconds: row["utc_offset_seconds"]),
+            board: row["board"],
+            wallClockSynchronised: row["wall_clock_synchronised"],
+            bootID: row["boot_id"],
+            boundariesFired: sortedBoundaries.map { $0.2.map(MonotonicInstant.init(nanoseconds:)) },
+            healthLedger: ledgerState.flatMap(HealthLedgerEntry.State.init(rawValue:)).map {
+                HealthLedgerEntry(state: $0, reasonCode: row["ledger_code"], reason: row["ledger_reason"])
+            })
+    }
+
+    /// Rebuilds the configuration a session ran with from its row.
+    static func configuration(_ row: Row) throws -> SessionConfiguration {
+        let mode = SessionMode(rawValue: row["mode"]) ?? .challenge
+        let pattern = HapticPattern(notation: row["interval_pattern"]) ?? IntervalPatternBook.candidates[0]
+        return try SessionConfiguration(
+            mode: mode,
+            interval: interval(milliseconds: row["target_interval_ms"]),
+            plannedCount: row["planned_count"],
+            fearThreshold: row["fear_threshold_percent"],
+            intervalPattern: pattern.isIntervalPattern ? pattern : IntervalPatternBook.candidates[0],
+            timing: SessionTiming(feedbackDuration: .milliseconds(row["feedback_ms"]),
+                                  abortConfirmWindow: .milliseconds(max(1, row["abort_window_ms"] as Int64)),
+                                  autoStartNextAttempt: row["auto_start_next_attempt"]),
+            gestures: GestureSettings(debounce: .milliseconds(row["debounce_ms"]), longPress: .milliseconds(row["long_press_ms"])))
+    }
+
+    /// Product intervals are whole seconds; anything else was a test-only interval.
+    static func interval(milliseconds: Int64) -> TrainingInterval {
+        if milliseconds % 1000 == 0, let interval = try? TrainingInterval(seconds: Int(milliseconds / 1000)) {
+            return interval
+        }
+        return .testOnly(milliseconds: milliseconds)
+    }
+}

@@ -1,0 +1,186 @@
+import ChronoCore
+import GRDB
+
+extension ChronoStore {
+    /// Keeps a `running` row for a session that has just started (SPEC: durability). Also counts as a
+    /// use of the interval for frecency. A repeated call for the same session changes nothing.
+    public func recordSessionStarted(_ start: StoredSessionStart) throws(StoreError) {
+        let synchronised = start.wallClockSynchronised ?? kernelClock.isSynchronised()
+        try write { db in
+            try insertSessionRow(db, id: start.sessionID, configuration: start.configuration, status: "running",
+                                 startedAt: start.anchor.monotonic, anchor: start.anchor, board: start.board,
+                                 soundAudible: start.soundAudible, synchronised: synchronised, writer: start.writer)
+            try insertPresetUse(db, sessionID: start.sessionID, interval: start.configuration.interval,
+                                usedUnixSeconds: start.anchor.unixNanoseconds / 1_000_000_000)
+        }
+    }
+
+    /// Saves a finished session — its row, attempts with their raw marks, Passive boundaries (due and
+    /// fired), its preset use and its health-ledger line — in one transaction, then writes its health
+    /// record when one is due. The session is safe on disk before the health log is touched, so a
+    /// failing log never loses it. Saving a session that is already finished again changes nothing.
+    @discardableResult
+    public func recordSessionFinished(_ finish: StoredSessionFinish, nowUnixNanoseconds: Int64) throws(StoreError) -> SessionSaveResult {
+        let outcome = finish.outcome
+        let decision = HealthRecordBuilder.decide(for: outcome, sessionID: finish.sessionID, device: finish.board, anchor: finish.anchor)
+        let stored: Bool = try write { db in
+            try saveFinished(db, finish, decision: decision, now: nowUnixNanoseconds)
+        }
+        guard stored else {
+            return SessionSaveResult(stored: false, health: try ledgerDelivery(finish.sessionID))
+        }
+        let health = try deliverHealthRecord(sessionID: finish.sessionID, nowUnixNanoseconds: nowUnixNanoseconds)
+        // A finished session is also the moment to release records held for an unsynchronised clock.
+        _ = try? flushHeldRecords(nowUnixNanoseconds: nowUnixNanoseconds)
+        return SessionSaveResult(stored: true, health: health)
+    }
+
+    /// Stores many finished sessions of the past in one transaction, without touching the health log
+    /// (their ledger says so): for benchmarks and for importing history. Sessions already stored are
+    /// left as they are. Returns how many were added.
+    @discardableResult
+    public func importFinishedSessions(_ finishes: [StoredSessionFinish], nowUnixNanoseconds now: Int64) throws(StoreError) -> Int {
+        try write { db in
+            var added = 0
+            for finish in finishes {
+                let decision: HealthRecordBuilder.Decision = finish.outcome.status == .completed
+                    ? .none(reason: "Imported in bulk; not sent to the health log.")
+                    : HealthRecordBuilder.decide(for: finish.outcome, sessionID: finish.sessionID, device: finish.board, anchor: finish.anchor)
+                if try saveFinished(db, finish, decision: decision, now: now) { added += 1 }
+            }
+            return added
+        }
+    }
+
+    /// The finishing transaction's body: the row (inserted when no start was recorded), attempts,
+    /// boundaries, preset use and ledger line. False when the session was already finished.
+    private func saveFinished(_ db: Database, _ finish: StoredSessionFinish, decision: HealthRecordBuilder.Decision, now: Int64) throws -> Bool {
+        let outcome = finish.outcome
+        let existing = try String.fetchOne(db, sql: "SELECT status FROM session WHERE id = ?", arguments: [finish.sessionID])
+        if let existing, existing != "running" { return false }
+        if existing == nil {
+            try insertSessionRow(db, id: finish.sessionID, configuration: outcome.configuration, status: "running",
+                                 startedAt: outcome.startedAt, anchor: finish.anchor, board: finish.board,
+                                 soundAudible: finish.soundAudibleAtStart ?? (outcome.mode != .fear || outcome.fearSoundEffective),
+                                 synchronised: finish.wallClockSynchronised ?? kernelClock.isSynchronised(), writer: finish.writer)
+            try insertPresetUse(db, sessionID: finish.sessionID, interval: outcome.configuration.interval,
+                                usedUnixSeconds: finish.anchor.unixNanoseconds(at: outcome.startedAt) / 1_000_000_000)
+        }
+        try completeSessionRow(db, finish: finish)
+        switch decision {
+        case .none(let reason):
+            try setLedger(db, sessionID: finish.sessionID, state: .skipped, code: "not_eligible", reason: reason, now: now)
+        case .record:
+            try setLedger(db, sessionID: finish.sessionID, state: .owed, code: "pending", reason: "Being written.", now: now)
+        }
+        return true
+    }
+
+    /// Marks every `running` session whose writer is gone (crash, power loss, kill) as interrupted and
+    /// returns their ids; the caller prints "Previous session ended unexpectedly." when any were found.
+    /// Sessions still running in a live process (the daemon) are left alone.
+    public func recoverInterruptedSessions(nowUnixNanoseconds: Int64) throws(StoreError) -> [String] {
+        try write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, boot_id, writer_pid, writer_start_ticks FROM session WHERE status = 'running'")
+            var recovered: [String] = []
+            for row in rows {
+                let writer = ProcessIdentity(bootID: row["boot_id"], pid: row["writer_pid"], startTicks: row["writer_start_ticks"])
+                if ProcessIdentity.isAlive(writer) { continue }
+                let id: String = row["id"]
+                try db.execute(sql: """
+                    UPDATE session SET status = 'interrupted',
+                        reason = 'The program stopped before the session ended (crash, power loss or kill).'
+                    WHERE id = ?
+                    """, arguments: [id])
+                try setLedger(db, sessionID: id, state: .skipped, code: "not_eligible",
+                              reason: "The session was interrupted; interrupted sessions are never logged.", now: nowUnixNanoseconds)
+                recovered.append(id)
+            }
+            return recovered
+        }
+    }
+
+    // MARK: Rows
+
+    private func insertSessionRow(
+        _ db: Database, id: String, configuration: SessionConfiguration, status: String, startedAt: MonotonicInstant,
+        anchor: WallClockAnchor, board: String, soundAudible: Bool, synchronised: Bool, writer: ProcessIdentity
+    ) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO session (id, mode, target_interval_ms, planned_count, status, fear_threshold_percent,
+                sound_audible_at_start, interval_pattern, auto_start_next_attempt, feedback_ms, abort_window_ms,
+                debounce_ms, long_press_ms, started_mono_ns, anchor_unix_ns, anchor_mono_ns, utc_offset_seconds,
+                started_unix_ns, wall_clock_synchronised, board, boot_id, writer_pid, writer_start_ticks)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO NOTHING
+            """)
+        try statement.execute(arguments: [
+            id, configuration.mode.rawValue, configuration.interval.span.milliseconds, configuration.plannedCount, status,
+            configuration.fearThreshold, soundAudible, configuration.intervalPattern.description,
+            configuration.timing.autoStartNextAttempt, configuration.timing.feedbackDuration.milliseconds,
+            configuration.timing.abortConfirmWindow.milliseconds, configuration.gestures.debounce.milliseconds,
+            configuration.gestures.longPress.milliseconds, startedAt.nanoseconds, anchor.unixNanoseconds,
+            anchor.monotonic.nanoseconds, anchor.utcOffsetSeconds, anchor.unixNanoseconds(at: startedAt),
+            synchronised, board, writer.bootID, writer.pid, writer.startTicks,
+        ])
+    }
+
+    private func completeSessionRow(_ db: Database, finish: StoredSessionFinish) throws {
+        let outcome = finish.outcome
+        let usesAttempts = outcome.mode.usesAttempts
+        let metrics = outcome.metrics
+        let hasMetrics = usesAttempts && !outcome.attempts.isEmpty
+        try db.cachedStatement(sql: """
+            UPDATE session SET status = ?, reason = ?, started_mono_ns = ?, ended_mono_ns = ?, started_unix_ns = ?,
+                done_count = ?, attempt_count = ?, fear_sound_effective = ?, mean_abs_error_seconds = ?,
+                mean_signed_error_seconds = ?, std_dev_error_seconds = ?, mean_abs_percent_error = ?,
+                time_acuity_score = ?, total_duration_seconds = ?, board = ?
+            WHERE id = ?
+            """).execute(arguments: [
+            outcome.status.rawValue, outcome.reason, outcome.startedAt.nanoseconds, outcome.endedAt.nanoseconds,
+            finish.anchor.unixNanoseconds(at: outcome.startedAt),
+            usesAttempts ? outcome.attempts.count : outcome.repetitionsDone, outcome.attempts.count,
+            outcome.mode == .fear ? outcome.fearSoundEffective : nil,
+            hasMetrics ? metrics.meanAbsErrorSeconds : nil, hasMetrics ? metrics.meanSignedErrorSeconds : nil,
+            hasMetrics ? metrics.stdDevErrorSeconds : nil, hasMetrics ? metrics.meanAbsPercentError : nil,
+            hasMetrics ? metrics.timeAcuityScore : nil, outcome.totalDurationSeconds, finish.board, finish.sessionID,
+        ])
+        let attemptStatement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO attempt (session_id, attempt_index, start_mono_ns, tap_mono_ns) VALUES (?, ?, ?, ?)")
+        for attempt in outcome.attempts {
+            try attemptStatement.execute(arguments: [finish.sessionID, attempt.index, attempt.startMark.nanoseconds, attempt.tapMark.nanoseconds])
+        }
+        let boundaryStatement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO passive_boundary (session_id, boundary_index, due_mono_ns, fired_mono_ns) VALUES (?, ?, ?, ?)")
+        for (position, boundary) in outcome.boundaries.enumerated() {
+            let fired = position < finish.boundariesFired.count ? finish.boundariesFired[position].nanoseconds : nil
+            try boundaryStatement.execute(arguments: [finish.sessionID, boundary.index, boundary.due.nanoseconds, fired])
+        }
+    }
+
+    private func insertPresetUse(_ db: Database, sessionID: String, interval: TrainingInterval, usedUnixSeconds: Int64) throws {
+        try db.cachedStatement(sql: "INSERT INTO preset_use (target_interval_ms, used_unix_seconds, session_id) VALUES (?, ?, ?) ON CONFLICT (session_id) DO NOTHING")
+            .execute(arguments: [interval.span.milliseconds, usedUnixSeconds, sessionID])
+    }
+
+    func setLedger(_ db: Database, sessionID: String, state: HealthLedgerEntry.State, code: String?, reason: String?,
+                   now: Int64, written: Bool = false) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO health_ledger (session_id, state, reason_code, reason, updated_unix_ns, written_unix_ns)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (session_id) DO UPDATE SET state = excluded.state, reason_code = excluded.reason_code,
+                reason = excluded.reason, updated_unix_ns = excluded.updated_unix_ns,
+                written_unix_ns = COALESCE(excluded.written_unix_ns, health_ledger.written_unix_ns)
+            """).execute(arguments: [sessionID, state.rawValue, code, reason, now, written ? now : nil])
+    }
+
+    func ledgerDelivery(_ sessionID: String) throws(StoreError) -> HealthDelivery {
+        let row = try read { db in
+            try Row.fetchOne(db, sql: "SELECT state, reason FROM health_ledger WHERE session_id = ?", arguments: [sessionID])
+        }
+        let reason: String = row?["reason"] ?? ""
+        switch row?["state"] as String? {
+        case "written": return .written
+        case "skipped": return .skipped(reason: reason)
+        default: return .owed(reason: reason)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import ChronoCore
+
+/// What the store keeps when a session starts: enough for a `running` row, so a crash leaves a trace.
+public struct StoredSessionStart: Sendable {
+    public var sessionID: String
+    public var configuration: SessionConfiguration
+    /// The session's one wall/monotonic pair; `anchor.monotonic` is taken as the session start.
+    public var anchor: WallClockAnchor
+    public var board: String
+    public var soundAudible: Bool
+    /// Whether the wall clock was synchronised when the anchor was taken; nil asks the kernel now.
+    public var wallClockSynchronised: Bool?
+    public var writer: ProcessIdentity
+
+    public init(sessionID: String, configuration: SessionConfiguration, anchor: WallClockAnchor, board: String,
+                soundAudible: Bool, wallClockSynchronised: Bool? = nil, writer: ProcessIdentity = .current) {
+        self.sessionID = sessionID
+        self.configuration = configuration
+        self.anchor = anchor
+        self.board = board
+        self.soundAudible = soundAudible
+        self.wallClockSynchronised = wallClockSynchronised
+        self.writer = writer
+    }
+}
+
+/// What the store keeps when a session finishes, in one transaction.
+public struct StoredSessionFinish: Sendable {
+    public var sessionID: String
+    public var outcome: SessionOutcome
+    public var anchor: WallClockAnchor
+    public var board: String
+    /// Passive boundaries as the motor actually fired them, by position; empty when not measured.
+    public var boundariesFired: [MonotonicInstant]
+    /// Used only when no start was recorded (e.g. a simulation writes finished sessions directly).
+    public var wallClockSynchronised: Bool?
+    public var soundAudibleAtStart: Bool?
+    public var writer: ProcessIdentity
+
+    public init(sessionID: String, outcome: SessionOutcome, anchor: WallClockAnchor, board: String,
+                boundariesFired: [MonotonicInstant] = [], wallClockSynchronised: Bool? = nil,
+                soundAudibleAtStart: Bool? = nil, writer: ProcessIdentity = .current) {
+        self.sessionID = sessionID
+        self.outcome = outcome
+        self.anchor = anchor
+        self.board = board
+        self.boundariesFired = boundariesFired
+        self.wallClockSynchronised = wallClockSynchronised
+        self.soundAudibleAtStart = soundAudibleAtStart
+        self.writer = writer
+    }
+}
+
+/// A session read back from the store, complete: what exports and the health log are built from.
+public struct StoredSession: Sendable {
+    public var sessionID: String
+    /// `running` rows are read back as interrupted outcomes; `isRunning` tells them apart.
+    public var outcome: SessionOutcome
+    public var isRunning: Bool
+    public var anchor: WallClockAnchor
+    public var board: String
+    public var wallClockSynchronised: Bool
+    public var bootID: String
+    /// Fired instants by boundary position (nil where not measured).
+    public var boundariesFired: [MonotonicInstant?]
+    public var healthLedger: HealthLedgerEntry?
+
+    public var startedAt: WallTime { anchor.wallTime(at: outcome.startedAt) }
+}
+
+/// One session's line in the health-log ledger.
+public struct HealthLedgerEntry: Hashable, Sendable {
+    public enum State: String, Sendable {
+        /// A record is due and not yet in the log.
+        case owed
+        /// The record is in the log.
+        case written
+        /// No record, by rule (aborted, interrupted, too short, unreliable).
+        case skipped
+    }
+
+    public var state: State
+    /// Why it is owed or skipped: `logging_off`, `logging_failing`, `write_failed`,
+    /// `clock_unsynchronised`, `pending`, `not_eligible`.
+    public var reasonCode: String?
+    public var reason: String?
+}
+
+/// What happened to a finished session's health record.
+public enum HealthDelivery: Hashable, Sendable {
+    case written
+    /// No record by rule (SPEC §4).
+    case skipped(reason: String)
+    /// Due but not written now (logging off, stopped after a failure, wall clock not synchronised).
+    case owed(reason: String)
+    /// The write failed now; `firstFailure` is true the one time it should be reported.
+    case failed(reason: String, firstFailure: Bool)
+}
+
+/// The result of saving a finished session.
+public struct SessionSaveResult: Hashable, Sendable {
+    /// False when the session was already stored as finished (a repeated save changes nothing).
+    public var stored: Bool
+    public var health: HealthDelivery
+}

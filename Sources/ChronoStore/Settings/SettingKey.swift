@@ -1,0 +1,107 @@
+import ChronoCore
+
+/// The settings a user can change (SPEC §6), their defaults and how a value is validated. Values are
+/// stored as their canonical text; `chronoception settings set` and the companion both go through
+/// `canonicalValue`, so the device reads only values that were accepted.
+public enum SettingKey: String, CaseIterable, Sendable {
+    case defaultMode = "default-mode"
+    case defaultInterval = "default-interval"
+    case defaultAttempts = "default-attempts"
+    case defaultRepetitions = "default-repetitions"
+    case fearMode = "fear-mode"
+    case fearThreshold = "fear-threshold"
+    case healthLogging = "health-logging"
+    case healthLogFile = "health-log-file"
+    case wallClockCheck = "wall-clock-check"
+    case autoStartNextAttempt = "auto-start"
+    case longPressMilliseconds = "long-press-ms"
+
+    /// The range accepted for the long press: shorter than half a second is an ordinary tap for many
+    /// people; longer than 5 s is no longer a gesture.
+    public static let longPressRange = 500...5000
+
+    public var summary: String {
+        switch self {
+        case .defaultMode: return "Mode a new session uses: challenge, passive, or fear (needs fear-mode on)."
+        case .defaultInterval: return "Interval a new session uses, e.g. 5m, 90, 1m30s (10s to 120m 59s)."
+        case .defaultAttempts: return "Attempts per Challenge or Fear session (1 to 99)."
+        case .defaultRepetitions: return "Repetitions per Passive session (1 to 99)."
+        case .fearMode: return "Fear Mode opt-in: on or off. An experiment, off by default."
+        case .fearThreshold: return "Fear Mode plays its sound from this error, as a fraction (0.10 = 10 %)."
+        case .healthLogging: return "Write completed sessions to the health log: on or off (status: chronoception health status)."
+        case .healthLogFile: return "The health log's JSON Lines file (default: <data-dir>/\(StoreLocation.defaultHealthLogRelativePath))."
+        case .wallClockCheck: return "Hold health records back while the kernel says the wall clock is not synchronised: on or off."
+        case .autoStartNextAttempt: return "Start the next attempt by itself after the feedback: on or off."
+        case .longPressMilliseconds: return "How long a press must be held to count as a long press, in ms (\(Self.longPressRange.lowerBound) to \(Self.longPressRange.upperBound))."
+        }
+    }
+
+    /// The value before the user changes it (the health log file default depends on the data directory).
+    public func defaultValue(location: StoreLocation) -> String {
+        switch self {
+        case .defaultMode: return SessionMode.challenge.rawValue
+        case .defaultInterval: return TrainingInterval.builtInPreset.description
+        case .defaultAttempts: return String(SessionConfiguration.defaultAttemptCount)
+        case .defaultRepetitions: return String(SessionConfiguration.defaultRepetitionCount)
+        case .fearMode: return "off"
+        case .fearThreshold: return JSONValue.double(SessionConfiguration.defaultFearThreshold).compactText
+        case .healthLogging: return "on"
+        case .healthLogFile: return location.defaultHealthLogPath
+        case .wallClockCheck: return "on"
+        case .autoStartNextAttempt: return "off"
+        case .longPressMilliseconds: return String(GestureSettings.defaultLongPress.milliseconds)
+        }
+    }
+
+    /// Validates text and returns the form that is stored; the error says what is accepted.
+    public func canonicalValue(_ raw: String, current: StoreSettings) throws(StoreError) -> String {
+        let text = raw.trimmingSpaces
+        switch self {
+        case .defaultMode:
+            guard let mode = SessionMode(rawValue: text.lowercased()) else {
+                throw .invalidValue("'\(text)' is not a mode. Use challenge, fear or passive.")
+            }
+            if mode == .fear && !current.fearModeEnabled {
+                throw .invalidValue("Fear Mode is opt-in: turn it on first with `chronoception settings set fear-mode on`.")
+            }
+            return mode.rawValue
+        case .defaultInterval:
+            do { return try TrainingInterval.parse(text).description } catch { throw .invalidValue(error.description) }
+        case .defaultAttempts, .defaultRepetitions:
+            guard let count = Int(text), SessionConfiguration.countRange.contains(count) else {
+                throw .invalidValue("\(rawValue) must be a whole number from \(SessionConfiguration.countRange.lowerBound) to \(SessionConfiguration.countRange.upperBound); got '\(text)'.")
+            }
+            return String(count)
+        case .fearMode, .healthLogging, .wallClockCheck, .autoStartNextAttempt:
+            switch text.lowercased() {
+            case "on", "true", "yes", "1": return "on"
+            case "off", "false", "no", "0": return "off"
+            default: throw .invalidValue("\(rawValue) is on or off; got '\(text)'.")
+            }
+        case .fearThreshold:
+            guard let value = Double(text), value > 0, value <= 10 else {
+                throw .invalidValue("fear-threshold is a fraction above 0, for example 0.10 for 10 %; got '\(text)'.")
+            }
+            return JSONValue.double(value).compactText
+        case .healthLogFile:
+            guard text.hasPrefix("/") else {
+                throw .invalidValue("health-log-file must be an absolute path such as /home/pi/health/mindful.jsonl; got '\(text)'.")
+            }
+            return text
+        case .longPressMilliseconds:
+            guard let value = Int(text), Self.longPressRange.contains(value) else {
+                throw .invalidValue("long-press-ms must be a whole number of milliseconds from \(Self.longPressRange.lowerBound) to \(Self.longPressRange.upperBound); got '\(text)'.")
+            }
+            return String(value)
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,43 @@
+import ChronoCore
+import ChronoRuntime
+import ChronoStore
+import Foundation
+
+/// Makes the store the runtime's `SessionRecorder`: a `running` row at start, one transaction at the
+/// end, then the health record. Called on the runtime's writer thread, never on the loop. A store
+/// failure is reported on standard error and never stops the device; a health-log failure is reported
+/// once (the store remembers it and stops logging until `health enable`).
+final class StoreSessionRecorder: SessionRecorder {
+    let store: ChronoStore
+    /// Where notices go (standard error by default); tests and the daemon may pass their own.
+    let report: @Sendable (String) -> Void
+
+    init(store: ChronoStore, report: @escaping @Sendable (String) -> Void = { printError($0) }) {
+        self.store = store
+        self.report = report
+    }
+
+    func sessionStarted(_ start: SessionStartRecord) {
+        do {
+            try store.recordSessionStarted(StoredSessionStart(
+                sessionID: start.sessionID, configuration: start.configuration, anchor: start.anchor,
+                board: start.board, soundAudible: start.soundAudible))
+        } catch {
+            report("Could not record the session start: \(error)")
+        }
+    }
+
+    func sessionFinished(_ finish: SessionFinishRecord) {
+        do {
+            let result = try store.recordSessionFinished(
+                StoredSessionFinish(sessionID: finish.sessionID, outcome: finish.outcome, anchor: finish.anchor,
+                                    board: finish.board, boundariesFired: finish.boundariesFired),
+                nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
+            if case .failed(let reason, true) = result.health {
+                report("Health log: writing failed (\(reason)). The session is saved; health logging is stopped until `chronoception health enable`.")
+            }
+        } catch {
+            report("Could not save the session: \(error)")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import ChronoCore
+import ChronoStore
+
+/// `chronoception export csv|health`: the user's data, out (SPEC §9). Nothing leaves the machine
+/// otherwise.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export sessions as CSV, or health records as JSON Lines or Apple Health XML.",
+        subcommands: [CSV.self, Health.self])
+
+    struct CSV: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "csv",
+            abstract: "One row per attempt or Passive boundary, with its session's fields (columns: docs/STORE.md).")
+        @OptionGroup var store: StoreOptions
+        @Option(help: "Sessions started in the last N days.") var days: Int = 90
+        @Flag(help: "Every session, whenever it was.") var all = false
+        @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
+
+        func validate() throws {
+            guard days >= 1 else { throw ValidationError("--days must be 1 or more.") }
+        }
+
+        func run() throws {
+            try reportingFailures {
+                let opened = try store.openStore()
+                var text = ""
+                try opened.exportCSV(days: all ? nil : days, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds()) { text += $0 }
+                try writeOutput(text, to: output)
+            }
+        }
+    }
+
+    struct Health: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "health",
+            abstract: "The health record of every completed session, as JSON Lines or an Apple Health export.xml.")
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case jsonl
+            case appleXML = "apple-xml"
+        }
+        @OptionGroup var store: StoreOptions
+        @Option(help: "jsonl or apple-xml.") var format: Format = .jsonl
+        @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
+
+        func run() throws {
+            try reportingFailures {
+                let opened = try store.openStore()
+                let records = try opened.healthRecords()
+                let now = LocalTimeZone.nowUnixNanoseconds()
+                switch format {
+                case .jsonl:
+                    try writeOutput(records.map { $0.jsonLine + "\n" }.joined(), to: output)
+                case .appleXML:
+                    let exportDate = WallTime(unixNanoseconds: now, utcOffsetSeconds: LocalTimeZone.utcOffsetSeconds(atUnixSeconds: now / 1_000_000_000))
+                    try writeOutput(AppleHealthExport.document(records: records, exportDate: exportDate), to: output)
+                }
+            }
+        }
+    }
+}

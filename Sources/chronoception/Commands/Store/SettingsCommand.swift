@@ -1,0 +1,64 @@
+import ArgumentParser
+import ChronoStore
+
+/// `chronoception settings list|get KEY|set KEY VALUE` (SPEC §6). The device and the session commands
+/// read these as their defaults at the next session.
+struct SettingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings", abstract: "List, read or change settings.",
+        subcommands: [List.self, Get.self, Set.self], defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every setting with its value.")
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            try reportingFailures {
+                let settings = try store.openStore().settings()
+                let width = SettingKey.allCases.map(\.rawValue.count).max() ?? 0
+                for key in SettingKey.allCases {
+                    var value = settings[key]
+                    if key == .healthLogging { value = settings.healthStatus }
+                    print(key.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+                }
+            }
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One setting's value.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The setting.") var key: String
+
+        func run() throws {
+            try reportingFailures {
+                let setting = try settingKey(key)
+                let settings = try store.openStore().settings()
+                print(setting == .healthLogging ? settings.healthStatus : settings[setting])
+            }
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change a setting (validated).")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The setting.") var key: String
+        @Argument(help: "The new value.") var value: String
+
+        func run() throws {
+            try reportingFailures {
+                let setting = try settingKey(key)
+                let stored = try store.openStore().setSetting(setting, to: value, nowUnixSeconds: nowUnixSeconds)
+                print("\(setting.rawValue) = \(stored)")
+            }
+        }
+    }
+}
+
+func settingKey(_ text: String) throws -> SettingKey {
+    guard let key = SettingKey(rawValue: text) else {
+        let known = SettingKey.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n")
+        throw CommandFailure(message: "'\(text)' is not a setting. Settings:\n\(known)")
+    }
+    return key
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import ChronoStore
+import Foundation
+
+/// The option every command that touches the store shares: where the data lives. Opening also turns
+/// sessions left `running` by a dead process into `interrupted` and says so once.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"),
+            help: "Data directory (default: $XDG_DATA_HOME/chronoception or ~/.local/share/chronoception; /var/lib/chronoception for the service).")
+    var dataDirectory: String?
+
+    /// Resolves the location from the option and the environment.
+    func location(service: Bool = false) throws -> StoreLocation {
+        do {
+            return try StoreLocation.resolve(explicit: dataDirectory, environment: ProcessInfo.processInfo.environment, runningAsService: service)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// Opens the store and recovers sessions cut off by a crash, printing the notice once.
+    func openStore(service: Bool = false) throws -> ChronoStore {
+        try openChronoStore(try location(service: service))
+    }
+}
+
+/// Opens the store in `location`; sessions left `running` by a process that is gone become
+/// `interrupted`, and "Previous session ended unexpectedly." is printed once, by the command that found them.
+func openChronoStore(_ location: StoreLocation) throws -> ChronoStore {
+    do {
+        let store = try ChronoStore.open(location)
+        if !(try store.recoverInterruptedSessions(nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())).isEmpty {
+            printError("Previous session ended unexpectedly.")
+        }
+        return store
+    } catch {
+        throw CommandFailure(error)
+    }
+}
+
+/// A failure with a message for the person: printed as `error: …` on standard error, exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ error: any Error) { description = String(describing: error) }
+    init(message: String) { description = message }
+}
+
+/// Runs a command body, turning any error into a clean message and exit status 1 (no usage dump:
+/// a broken database file is not a usage mistake).
+func reportingFailures(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        printError("error: \(error)")
+        throw ExitCode(1)
+    }
+}
+
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Writes text to a file atomically (temporary file, then rename) or to standard output.
+func writeOutput(_ text: String, to path: String?) throws {
+    guard let path else {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return
+    }
+    do {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+        throw CommandFailure(message: "Cannot write \(path): \(error.localizedDescription)")
+    }
+}
+
+var nowUnixSeconds: Int64 { LocalTimeZone.nowUnixNanoseconds() / 1_000_000_000 }
