@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // Pure product logic: intervals, metrics, haptics, gestures, mode state machines, health records.
@@ -24,7 +25,7 @@ let package = Package(
         // Device drivers (GPIO, sound, boards) and their mocks. Never imports the core.
         .target(
             name: "ChronoHardware",
-            dependencies: ["CGPIOD", "CALSA", .product(name: "Yams", package: "Yams")]
+            dependencies: ["CGPIOD", "CALSA", "CALSASupport", "CLinuxSystem", .product(name: "Yams", package: "Yams")]
         ),
         // libgpiod through pkg-config; the shim in CGPIOD picks API v1 or v2 from the installed header.
         .systemLibrary(
@@ -34,12 +35,22 @@ let package = Package(
         .target(name: "CGPIOD", dependencies: ["CLibgpiod"]),
         // alsa-lib (libasound) through pkg-config.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // alsa-lib's error handler (a C variadic callback Swift cannot write), to keep its stderr trail quiet.
+        .target(name: "CALSASupport", dependencies: ["CALSA"]),
         // Runs the real drivers against a simulated gpiochip and snd-aloop inside the HIL VM (Tests/hil/run).
-        .executableTarget(name: "chronoception-hil-probe", dependencies: ["ChronoHardware"]),
+        .executableTarget(name: "chronoception-hil-probe", dependencies: ["ChronoHardware", "CALSA"]),
+        // The real-time session loop: one thread, one wait, absolute CLOCK_MONOTONIC deadlines.
+        .target(name: "ChronoRuntime", dependencies: ["ChronoCore", "ChronoHardware", "CLinuxSystem"]),
+        // epoll, timerfd and eventfd headers, which Swift's Glibc module does not export.
+        .target(name: "CLinuxSystem"),
+        // SQLite through GRDB: sessions, presets, settings, the health-log ledger, exports, progress.
+        .target(name: "ChronoStore", dependencies: ["ChronoCore", "CWallClock", .product(name: "GRDB", package: "GRDB.swift")]),
+        // adjtimex(2) for the store's "is the wall clock synchronised?" check (sys/timex.h is not in Glibc).
+        .target(name: "CWallClock"),
         .executableTarget(
             name: "chronoception",
             dependencies: [
-                "ChronoCore", "ChronoSimulation", "ChronoHardware",
+                "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -47,5 +58,7 @@ let package = Package(
         .testTarget(name: "ChronoCoreTests", dependencies: ["ChronoCore"]),
         .testTarget(name: "ChronoSimulationTests", dependencies: ["ChronoSimulation", "ChronoCore"]),
         .testTarget(name: "ChronoHardwareTests", dependencies: ["ChronoHardware"]),
+        .testTarget(name: "ChronoRuntimeTests", dependencies: ["ChronoRuntime", "ChronoHardware", "ChronoCore"]),
+        .testTarget(name: "ChronoStoreTests", dependencies: ["ChronoStore", "ChronoCore"]),
     ]
 )

@@ -11,6 +11,22 @@ struct Chronoception: ParsableCommand {
         subcommands: [
             ReplayCommand.self,
             SimulateCommand.self,
+            ProgressCommand.self,
+            SessionsCommand.self,
+            ExportCommand.self,
+            HealthCommand.self,
+            SettingsCommand.self,
+            PresetsCommand.self,
+            DeleteAllCommand.self,
+            LearnCommand.self,
+            StoreBenchCommand.self,
+            BoardCommand.self,
+            ChallengeCommand.self,
+            FearCommand.self,
+            PassiveCommand.self,
+            RunCommand.self,
+            StatusCommand.self,
+            BenchCommand.self,
         ]
     )
 }

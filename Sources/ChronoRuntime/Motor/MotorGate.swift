@@ -1,0 +1,86 @@
+import ChronoCore
+import ChronoHardware
+
+/// Executes a `MotorPlan` on a motor driver, and is the one place that enforces the motor's safety
+/// rules whatever the plan (or the engine behind it) asks:
+/// - the motor is never on for longer than the board's safe maximum in one go: a run of touching
+///   pulses is cut at `safeMaximumOn` and the motor stays off until that run would have ended;
+/// - `switchOff()` is called on every way out of the loop (normal end, signal, thrown error) and
+///   leaves the motor off even if the driver failed before.
+///
+/// A pulse that ended entirely before the loop could act (a stall longer than the pulse) is skipped,
+/// never played late and never left on; the timing benchmark counts such deadlines as missed.
+///
+/// Used on the loop thread only.
+final class MotorGate {
+    let motor: MotorOutput
+    private(set) var plan: MotorPlan
+    private(set) var isOn = false
+    private var onSince: MonotonicInstant?
+    /// After a forced stop, the motor stays off until this instant.
+    private var lockedOutUntil: MonotonicInstant?
+    /// How many times the safe maximum had to cut the motor.
+    private(set) var forcedStops = 0
+
+    init(motor: MotorOutput, plan: MotorPlan) {
+        self.motor = motor
+        self.plan = plan
+    }
+
+    var safeMaximumOn: TimeSpan { plan.safeMaximumOn }
+
+    func add(_ vibration: PlannedVibration, now: MonotonicInstant) { plan.add(vibration, now: now) }
+
+    func predict(_ vibrations: [PlannedVibration], now: MonotonicInstant) { plan.predict(vibrations, now: now) }
+
+    /// Brings the motor to the state the plan and the safety rules want at `now`; returns the vibrations
+    /// whose first pulse was switched on by this call (with the instant the driver was called).
+    func apply(now: MonotonicInstant) throws -> [(entry: MotorPlan.Entry, firedAt: MonotonicInstant)] {
+        if let until = lockedOutUntil, now >= until { lockedOutUntil = nil }
+        var wantOn = plan.stretch(covering: now) != nil && lockedOutUntil == nil
+        if isOn, wantOn, let since = onSince, now - since >= plan.safeMaximumOn {
+            wantOn = false
+            forcedStops += 1
+            lockedOutUntil = plan.endOfRun(covering: now) ?? now
+        }
+        var fired: [(entry: MotorPlan.Entry, firedAt: MonotonicInstant)] = []
+        if wantOn != isOn {
+            try motor.set(on: wantOn)
+            isOn = wantOn
+            onSince = wantOn ? now : nil
+        }
+        // Read the clock after the driver call: the instant the pulse really began. (A vibration whose
+        // start passed while locked out counts as started too: it has had its turn.)
+        let started = plan.markStarted(upTo: now)
+        if !started.isEmpty {
+            let firedAt = MonotonicClock.now()
+            fired = started.map { ($0, firedAt) }
+        }
+        plan.prune(before: now)
+        return fired
+    }
+
+    /// When the gate next needs to act: the plan's next edge, or the safety cut-off, or the end of a
+    /// lock-out.
+    func nextWake(after now: MonotonicInstant) -> MonotonicInstant? {
+        var candidates: [MonotonicInstant] = []
+        if let change = plan.nextChange(after: now) { candidates.append(change) }
+        if isOn, let since = onSince { candidates.append(since + plan.safeMaximumOn) }
+        if let until = lockedOutUntil { candidates.append(until) }
+        return candidates.min()
+    }
+
+    /// Switches the motor off now and forgets the plan. Never throws: it is the clean-up path. If the
+    /// driver refuses, `close()` (which must leave the line off) is the last resort.
+    func switchOff() {
+        plan.clear()
+        do {
+            try motor.set(on: false)
+        } catch {
+            motor.close()
+        }
+        isOn = false
+        onSince = nil
+        lockedOutUntil = nil
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Where lines for the person go: standard output, or the desktop terminal (which also shows the
+/// motor's pulses and so must keep lines and pulses apart). Called on the writer thread.
+public protocol LineOutput: AnyObject, Sendable {
+    func writeLine(_ line: String)
+}
+
+/// Lines to standard output, flushed one by one (a pipe or a journal sees each line as it happens).
+public final class StandardOutputLines: LineOutput {
+    public init() {}
+
+    public func writeLine(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+/// Where the loop hands what it does not do itself. All are used from the writer thread.
+public struct LoopSinks: Sendable {
+    public var console: LineOutput
+    /// nil: no state file.
+    public var stateFile: StateFile?
+    /// nil: sessions are not kept.
+    public var recorder: SessionRecorder?
+
+    public init(console: LineOutput, stateFile: StateFile?, recorder: SessionRecorder?) {
+        self.console = console
+        self.stateFile = stateFile
+        self.recorder = recorder
+    }
+}

@@ -1,0 +1,66 @@
+import ChronoCore
+
+/// What the device is doing, as the glanceable state file shows it (SPEC §7): versioned, small, and
+/// enough for a status display, a widget or the companion to mirror the device without talking to it.
+///
+/// Equality ignores nothing: the loop publishes a new file only when this value changes, so it is
+/// written on state changes and never on a timer.
+public struct RuntimeState: Hashable, Sendable {
+    /// The file format's version; bumped when a key is added or changes meaning.
+    public static let formatVersion = 1
+
+    /// `Idle`, `Browsing`, the session phases (`WaitingForStart`, `AttemptRunning`, `FeedbackFlash`,
+    /// `PassiveRunning`, `SessionSummary`, `Completed`, `Aborted`, `Interrupted`), or `Stopped`.
+    public var state: String
+    public var board: String
+    public var mode: SessionMode?
+    public var interval: TrainingInterval?
+    /// Challenge/Fear: the attempt running or next (k of N).
+    public var attempt: Int?
+    public var attemptCount: Int?
+    /// Passive: boundaries done (k of N) and when the next one is due.
+    public var repetitionsDone: Int?
+    public var repetitionCount: Int?
+    public var nextBoundary: WallTime?
+    /// Fear only: `audible`, `inaudible: <reason>` or `lost: <reason>`.
+    public var fearSound: String?
+    /// `on`, `off` or `failing: <reason>`.
+    public var health: String
+    public var lastFeedback: String?
+    public var sessionID: String?
+    /// While browsing presets in the idle menu: the one offered.
+    public var offeredPreset: TrainingInterval?
+
+    public init(state: String, board: String, health: String) {
+        self.state = state
+        self.board = board
+        self.health = health
+    }
+
+    /// The file's JSON. `updated` is when it was written; `pid` lets a reader tell a stale file from a
+    /// running device.
+    public func json(updated: WallTime, pid: Int32) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("version", .int(Self.formatVersion)),
+            ("state", .string(state)),
+            ("board", .string(board)),
+        ]
+        func add(_ key: String, _ value: JSONValue?) { members.append((key, value ?? .null)) }
+        add("mode", mode.map { .string($0.rawValue) })
+        add("interval", interval.map { .string($0.description) })
+        add("interval_seconds", interval.map { .int($0.seconds) })
+        add("attempt", attempt.map { .int($0) })
+        add("attempt_count", attemptCount.map { .int($0) })
+        add("repetitions_done", repetitionsDone.map { .int($0) })
+        add("repetition_count", repetitionCount.map { .int($0) })
+        add("next_boundary", nextBoundary.map { .string($0.iso8601) })
+        add("fear_sound", fearSound.map { .string($0) })
+        add("health", .string(health))
+        add("last_feedback", lastFeedback.map { .string($0) })
+        add("session_id", sessionID.map { .string($0) })
+        add("offered_preset", offeredPreset.map { .string($0.description) })
+        add("updated", .string(updated.iso8601))
+        add("pid", .int(Int(pid)))
+        return .object(members)
+    }
+}

@@ -1,0 +1,67 @@
+import ChronoCore
+import Synchronization
+
+/// The recorder used until the store exists (issue 3): each completed session becomes one JSON line on
+/// the given output — the session's identity and outcome, and the health record `HealthRecordBuilder`
+/// builds for it (or why there is none, for example a test-only interval). Aborted and interrupted
+/// sessions print nothing: they are never logged (SPEC §2).
+public final class JSONLinesRecorder: SessionRecorder {
+    private let output: LineOutput
+    private let started = Mutex<[String: SessionStartRecord]>([:])
+
+    public init(output: LineOutput) {
+        self.output = output
+    }
+
+    public func sessionStarted(_ start: SessionStartRecord) {
+        started.withLock { $0[start.sessionID] = start }
+    }
+
+    public func sessionFinished(_ finish: SessionFinishRecord) {
+        _ = started.withLock { $0.removeValue(forKey: finish.sessionID) }
+        guard finish.outcome.status == .completed else { return }
+        output.writeLine(Self.line(for: finish).compactText)
+    }
+
+    /// The JSON of one completed session.
+    public static func line(for finish: SessionFinishRecord) -> JSONValue {
+        let outcome = finish.outcome
+        let decision = HealthRecordBuilder.decide(for: outcome, sessionID: finish.sessionID, device: finish.board, anchor: finish.anchor)
+        var members: [(String, JSONValue)] = [
+            ("session_id", .string(finish.sessionID)),
+            ("status", .string(outcome.status.rawValue)),
+            ("mode", .string(outcome.mode.rawValue)),
+            ("interval", .string(outcome.configuration.interval.description)),
+            ("board", .string(finish.board)),
+            ("started", .string(finish.anchor.wallTime(at: outcome.startedAt).iso8601)),
+            ("ended", .string(finish.anchor.wallTime(at: outcome.endedAt).iso8601)),
+        ]
+        if outcome.mode.usesAttempts {
+            members.append(("attempts", .array(outcome.attempts.map { attempt in
+                .object([
+                    ("index", .int(attempt.index)),
+                    ("elapsed_seconds", .double(attempt.elapsedSeconds)),
+                    ("signed_error_seconds", .double(attempt.signedErrorSeconds)),
+                    ("zone", .string(attempt.zone.rawValue)),
+                    ("feedback", .string(attempt.feedbackText)),
+                ])
+            })))
+        } else {
+            members.append(("boundaries", .array(outcome.boundaries.enumerated().map { position, boundary in
+                var entry: [(String, JSONValue)] = [("index", .int(boundary.index)), ("due", .string(finish.anchor.wallTime(at: boundary.due).iso8601))]
+                if position < finish.boundariesFired.count {
+                    entry.append(("fired_late_microseconds", .int((finish.boundariesFired[position] - boundary.due).nanoseconds / 1000)))
+                }
+                return .object(entry)
+            })))
+        }
+        switch decision {
+        case .record(let record):
+            members.append(("health_record", record.json))
+        case .none(let reason):
+            members.append(("health_record", .null))
+            members.append(("health_record_reason", .string(reason)))
+        }
+        return .object(members)
+    }
+}

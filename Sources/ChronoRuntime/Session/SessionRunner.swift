@@ -1,0 +1,153 @@
+import ChronoCore
+import Foundation
+
+/// Runs one session's pure `SessionEngine` inside the loop: feeds it events, turns its effects into
+/// loop actions (vibrations, the aversive sound, console lines, the state file, the records), and
+/// predicts the vibrations of its next deadline so the loop can start them early.
+///
+/// Used on the loop thread only; every method returns quickly (no I/O).
+final class SessionRunner {
+    let sessionID: String
+    let anchor: WallClockAnchor
+    private(set) var engine: SessionEngine
+    private let context: SessionContext
+    private var boundariesFired: [MonotonicInstant] = []
+    private var lastFeedback: String?
+    private var fearSound: String?
+
+    init(configuration: SessionConfiguration, startedAt: MonotonicInstant, anchor: WallClockAnchor,
+         sessionID: String, context: SessionContext) {
+        self.sessionID = sessionID
+        self.anchor = anchor
+        self.context = context
+        engine = SessionEngine(configuration: configuration, startedAt: startedAt,
+                               soundAudible: context.soundAudibility.isAudible)
+        if configuration.mode == .fear { fearSound = context.soundAudibility.text }
+    }
+
+    var configuration: SessionConfiguration { engine.configuration }
+
+    /// Whether the session has ended and its summary time is over (or it was aborted/interrupted).
+    var isOver: Bool {
+        switch engine.phase {
+        case .completed, .aborted, .interrupted: return true
+        default: return false
+        }
+    }
+
+    var nextDeadline: MonotonicInstant? { engine.nextDeadline }
+
+    func begin() -> [LoopAction] {
+        var actions: [LoopAction] = [.sessionStarted(SessionStartRecord(
+            sessionID: sessionID, configuration: configuration, anchor: anchor, board: context.board,
+            soundAudible: context.soundAudibility.isAudible))]
+        let interval = configuration.interval
+        switch configuration.mode {
+        case .passive:
+            actions.append(.console("Passive: \(configuration.plannedCount) × \(interval). The motor marks each boundary; hold to end."))
+        case .challenge, .fear:
+            actions.append(.console("\(configuration.mode == .fear ? "Fear" : "Challenge"): \(configuration.plannedCount) attempt\(configuration.plannedCount == 1 ? "" : "s") of \(interval). Hold to discard."))
+            if configuration.mode == .fear, case .inaudible(let reason) = context.soundAudibility {
+                actions.append(.console("Sound check: \(reason)"))
+            }
+        }
+        return actions + translate(engine.begin())
+    }
+
+    func handle(_ event: SessionEvent) -> [LoopAction] {
+        if case .soundLost = event, configuration.mode == .fear { fearSound = "lost" }
+        return translate(engine.handle(event))
+    }
+
+    func interrupt(at now: MonotonicInstant, reason: String) -> [LoopAction] {
+        translate(engine.interrupt(at: now, reason: reason))
+    }
+
+    /// The vibrations the engine will ask for at its next deadline if nothing happens first.
+    func predictedVibrations() -> [PlannedVibration] {
+        guard let deadline = engine.nextDeadline else { return [] }
+        var lookahead = engine  // a value: the real engine is untouched
+        return lookahead.handle(.deadline(now: deadline)).compactMap { effect in
+            if case .motor(let pattern, let label, let at) = effect {
+                return PlannedVibration(pattern: pattern, label: label, due: at)
+            }
+            return nil
+        }
+    }
+
+    /// Passive boundaries are kept with the instant their pulse really started.
+    func vibrationStarted(_ vibration: PlannedVibration, firedAt: MonotonicInstant) {
+        if vibration.label == "interval" { boundariesFired.append(firedAt) }
+    }
+
+    /// The state file's view of the session.
+    var state: RuntimeState {
+        var state = RuntimeState(state: engine.phase.name, board: context.board, health: context.healthStatus)
+        state.mode = configuration.mode
+        state.interval = configuration.interval
+        state.sessionID = sessionID
+        state.fearSound = fearSound
+        state.lastFeedback = lastFeedback
+        if configuration.mode.usesAttempts {
+            state.attemptCount = configuration.plannedCount
+            switch engine.phase {
+            case .waitingForStart(let attempt), .attemptRunning(let attempt, _), .feedbackFlash(let attempt, _):
+                state.attempt = attempt
+            default:
+                state.attempt = engine.attempts.count
+            }
+        } else {
+            state.repetitionCount = configuration.plannedCount
+            state.repetitionsDone = engine.boundaries.count
+            if case .passiveRunning(_, let next) = engine.phase { state.nextBoundary = anchor.wallTime(at: next) }
+        }
+        return state
+    }
+
+    private func translate(_ effects: [SessionEffect]) -> [LoopAction] {
+        var actions: [LoopAction] = []
+        let count = configuration.plannedCount
+        let hint = context.pressHint
+        for effect in effects {
+            switch effect {
+            case .motor(let pattern, let label, let at):
+                actions.append(.vibrate(PlannedVibration(pattern: pattern, label: label, due: at)))
+            case .aversiveSound:
+                actions.append(.playAversiveSound)
+                actions.append(.console("Aversive sound."))
+            case .attemptStarted(let attempt, _, _):
+                actions.append(.console("Attempt \(attempt) of \(count): started. \(hint.capitalizedFirst) when \(configuration.interval) have passed."))
+            case .attemptMeasured(let measurement, _):
+                lastFeedback = measurement.feedbackText
+                actions.append(.console("Attempt \(measurement.index) of \(count): \(measurement.feedbackText)"))
+            case .boundaryReached(let boundary):
+                actions.append(.console("Boundary \(boundary.index) of \(count)."))
+            case .pressIgnored(_, let reason, _):
+                actions.append(.console("(press ignored: \(reason))"))
+            case .abortRequested(let until, let at):
+                let window = DurationText.format(magnitudeOf: until - at)
+                actions.append(.console("Discard this session? Hold again within \(window) to discard; tap to go on."))
+            case .abortWithdrawn(let reason, _):
+                actions.append(.console(reason))
+            case .notice(let text, _):
+                actions.append(.console(text))
+            case .phaseChanged(let phase, _):
+                if case .waitingForStart(let attempt) = phase {
+                    actions.append(.console("Attempt \(attempt) of \(count): \(hint) to start."))
+                }
+            case .finished(let outcome):
+                actions += SessionSummaryText.lines(for: outcome).map { .console($0) }
+                actions.append(.sessionFinished(SessionFinishRecord(
+                    sessionID: sessionID, outcome: outcome, anchor: anchor, board: context.board,
+                    boundariesFired: boundariesFired)))
+            }
+        }
+        actions.append(.state(state))
+        return actions
+    }
+}
+
+extension String {
+    /// "press space" → "Press space".
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

@@ -1,0 +1,34 @@
+import ChronoCore
+
+/// The lines printed when a session ends (SPEC §2: "After the last attempt: the session summary").
+/// Durations follow the display rule; errors are rounded to whole seconds for display only.
+enum SessionSummaryText {
+    static func lines(for outcome: SessionOutcome) -> [String] {
+        switch outcome.status {
+        case .aborted:
+            return ["Session discarded. Nothing is logged."]
+        case .interrupted:
+            return ["Session interrupted\(outcome.reason.map { " (\($0))" } ?? ""). Nothing is logged."]
+        case .completed:
+            break
+        }
+        if !outcome.mode.usesAttempts {
+            let planned = outcome.configuration.plannedCount
+            return ["Session complete: \(outcome.repetitionsDone) of \(planned) boundaries of \(outcome.configuration.interval), \(DurationText.format(magnitudeOf: outcome.endedAt - outcome.startedAt)) in all."]
+        }
+        let metrics = outcome.metrics
+        let bias = metrics.meanSignedErrorSeconds
+        let biasText = DurationText.format(seconds: abs(bias)) == "0s"
+            ? "no bias"
+            : "bias \(bias > 0 ? "late" : "early") by \(DurationText.format(seconds: abs(bias)))"
+        var lines = [
+            "Session complete: \(metrics.attemptCount) attempt\(metrics.attemptCount == 1 ? "" : "s") of \(outcome.configuration.interval) · typical error \(DurationText.format(seconds: metrics.meanAbsErrorSeconds)) · \(biasText) · Time Acuity \(metrics.timeAcuityScore)",
+        ]
+        if outcome.mode == .fear {
+            lines.append(outcome.fearSoundEffective
+                ? "Fear sound: effective (threshold \(Int((outcome.configuration.fearThreshold * 100).rounded())) %)."
+                : "Fear sound: not effective — sound was disabled or lost, so this session behaved like Challenge (fear_sound_effective = false).")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,92 @@
+import CLinuxSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns SIGINT, SIGTERM, SIGHUP and SIGQUIT into bytes on a pipe that the loop waits on (the
+/// self-pipe trick), so a signal becomes an ordinary event handled on the loop thread: the session is
+/// interrupted, the motor switched off, the terminal restored, the record written.
+///
+/// Why not `signalfd`: it only works if the signals are blocked in every thread, and the Swift runtime,
+/// Foundation and Dispatch start threads of their own before `main` that we cannot mask. A handler
+/// that only calls `write(2)` (async-signal-safe) works whichever thread the kernel picks.
+/// A third stop signal ends the process at once (`_exit`): someone pressing Ctrl-C again and again
+/// wants out even if the loop is stuck. The crash-safe restore of the terminal
+/// lives with the terminal driver.
+public final class SignalCatcher: Sendable {
+    /// The signals that stop a session in order.
+    public static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+    let descriptor: Int32
+    private let writeEnd: Int32
+
+    /// Installs the handlers; call it on the thread that waits on `descriptor`. One catcher per process.
+    public init() throws(SystemCallError) {
+        var ends: [Int32] = [-1, -1]
+        guard chrono_pipe2(&ends, O_NONBLOCK | O_CLOEXEC) == 0 else { throw SystemCallError("pipe2") }
+        descriptor = ends[0]
+        writeEnd = ends[1]
+        signalPipeWriteEnd = ends[1]
+        signalsSeen = 0
+        for number in Self.stopSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = forwardSignalToPipe
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0  // no SA_RESTART: the loop's ppoll returns EINTR and looks at the pipe
+            guard sigaction(number, &action, nil) == 0 else { throw SystemCallError("sigaction") }
+        }
+        // A closed stdout (a pager quit early) must not kill the process with the motor on.
+        signal(SIGPIPE, SIG_IGN)
+        // A parent may hand down a mask that blocks these (some launchers and test runners do): then the
+        // handler would never run and SIGTERM would stay pending. Unblock them on this thread — the
+        // loop thread — so the kernel always has a thread to deliver them to.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in Self.stopSignals { sigaddset(&unblock, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+    }
+
+    deinit {
+        restoreDefaults()
+        Glibc.close(descriptor)
+        Glibc.close(writeEnd)
+    }
+
+    /// Puts the default actions back (after the loop has stopped and everything is off).
+    public func restoreDefaults() {
+        for number in Self.stopSignals { signal(number, SIG_DFL) }
+        signalPipeWriteEnd = -1
+    }
+
+    /// The signal numbers received since the last call, oldest first.
+    func drain() -> [Int32] {
+        var received: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: 16)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            received += buffer.prefix(count).map { Int32($0) }
+        }
+        return received
+    }
+}
+
+/// The pipe the handler writes to; -1 when no catcher is installed. Written only while no handler is
+/// installed or before the handlers are (so the handler never sees a torn value).
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+/// How many stop signals arrived; the handler's only other state.
+nonisolated(unsafe) private var signalsSeen: Int32 = 0
+
+/// The handler: async-signal-safe calls only (`write`, `_exit`).
+private func forwardSignalToPipe(_ number: Int32) {
+    let savedErrno = errno
+    signalsSeen += 1
+    if signalsSeen > 2 {
+        // Third signal: the orderly path is not getting anywhere. The kernel releases the GPIO lines
+        // with the process; the board's gate pull-down keeps the motor off.
+        _exit(128 + number)
+    }
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(signalPipeWriteEnd, &byte, 1)
+    errno = savedErrno
+}

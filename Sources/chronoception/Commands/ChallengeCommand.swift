@@ -1,0 +1,18 @@
+import ArgumentParser
+import ChronoCore
+
+/// `chronoception challenge`: a real Challenge session on the board, in real time.
+struct ChallengeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "challenge",
+        abstract: "Run a Challenge session: press to start, press again when you think the interval has passed.")
+
+    @Option(help: "How many attempts (1 to 99).")
+    var attempts: Int = SessionConfiguration.defaultAttemptCount
+
+    @OptionGroup var options: LiveSessionOptions
+
+    func run() throws {
+        try LiveSession.run(mode: .challenge, count: attempts, options: options)
+    }
+}

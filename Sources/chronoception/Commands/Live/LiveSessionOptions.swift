@@ -1,0 +1,72 @@
+import ArgumentParser
+import ChronoCore
+import ChronoHardware
+import ChronoRuntime
+
+/// Options shared by the commands that run real sessions (`challenge`, `fear`, `passive`, `run`).
+struct LiveSessionOptions: ParsableArguments {
+    @Option(help: "The interval: 300, 300s, 5m, 5m0s, 5m 0s or 1m30s (10s to 120m 59s).")
+    var interval: TrainingInterval = .builtInPreset
+
+    @Option(help: "The board file to run on (a name in boards/ or a path). Default: detected, else desktop.")
+    var board: String?
+
+    @Option(name: .customLong("state-file"), help: "Where to write the glanceable state file (default: $XDG_RUNTIME_DIR/chronoception/state.json, else /run/chronoception/state.json).")
+    var stateFile: String?
+
+    @Flag(name: .customLong("no-state-file"), help: "Do not write the state file.")
+    var noStateFile = false
+
+    @Flag(help: "Desktop board: ring the terminal bell with each motor pulse.")
+    var bell = false
+
+    @Option(name: .customLong("key-hold-ms"), help: "Desktop board: a repeat of the same key within this many ms is the key still held (must exceed your keyboard's auto-repeat delay).")
+    var keyHoldMilliseconds: Int64 = KeyHoldDefaults.firstRepeatMilliseconds
+
+    @Flag(name: .customLong("no-realtime"), help: "Do not ask for SCHED_FIFO and locked memory.")
+    var noRealtime = false
+
+    @Option(name: .customLong("test-interval-ms"), help: .hidden)
+    var testIntervalMilliseconds: Int64?
+
+    @Option(name: .customLong("motor-log"), help: .hidden)
+    var motorLog: String?
+
+    @OptionGroup var timing: SessionTimingOptions
+
+    func validate() throws {
+        if testIntervalMilliseconds != nil { try TestMode.require(for: "--test-interval-ms") }
+        if motorLog != nil { try TestMode.require(for: "--motor-log") }
+        if let testIntervalMilliseconds, testIntervalMilliseconds < 1 {
+            throw ValidationError("--test-interval-ms must be at least 1.")
+        }
+        guard keyHoldMilliseconds >= 50 else { throw ValidationError("--key-hold-ms must be at least 50.") }
+    }
+
+    /// The interval to train: the product one, or the hidden test-only one (validated above).
+    var trainingInterval: TrainingInterval {
+        testIntervalMilliseconds.map { TrainingInterval.testOnly(milliseconds: $0) } ?? interval
+    }
+
+    /// The gesture timing: the board's long press and debounce unless given on the command line.
+    func gestures(for board: BoardConfiguration) -> GestureSettings {
+        var gestures = timing.gestures
+        if timing.longPressMilliseconds == GestureSettings.defaultLongPress.milliseconds {
+            gestures.longPress = .milliseconds(Int64(board.longPressMilliseconds))
+        }
+        if timing.debounceMilliseconds == GestureSettings.defaultDebounce.milliseconds {
+            gestures.debounce = .milliseconds(Int64(board.button.debounceMilliseconds))
+        }
+        return gestures
+    }
+
+    /// The state file, unless turned off.
+    var stateFileLocation: StateFile? {
+        noStateFile ? nil : StateFile(path: stateFile ?? StateFile.defaultPath())
+    }
+}
+
+/// The desktop button's defaults, in milliseconds for the command line.
+enum KeyHoldDefaults {
+    static let firstRepeatMilliseconds: Int64 = 700
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import ChronoCore
+
+/// `chronoception passive`: the motor marks each interval boundary, k × interval from the start.
+struct PassiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "passive",
+        abstract: "Run a Passive session: the motor marks each interval boundary; hold to end early.")
+
+    @Option(help: "How many boundaries (1 to 99).")
+    var repetitions: Int = SessionConfiguration.defaultRepetitionCount
+
+    @OptionGroup var options: LiveSessionOptions
+
+    func run() throws {
+        try LiveSession.run(mode: .passive, count: repetitions, options: options)
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import ChronoRuntime
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `chronoception status`: what the device is doing, from the glanceable state file.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show what the device is doing (read from the state file).")
+
+    @Option(name: .customLong("state-file"), help: "The state file to read (default: $XDG_RUNTIME_DIR/chronoception/state.json, else /run/chronoception/state.json).")
+    var stateFile: String?
+
+    @Flag(help: "Print the state file's JSON as it is.")
+    var json = false
+
+    func run() throws {
+        let path = stateFile ?? StateFile.defaultPath()
+        guard let text = StateFile(path: path).read() else {
+            print("No state file at \(path): the device is not running. Start a session with `chronoception challenge` or the device with `chronoception run`.")
+            throw ExitCode(3)
+        }
+        guard let data = text.data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ValidationError("\(path) is not a state file (it is not a JSON object).")
+        }
+        if json {
+            print(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            return
+        }
+        for line in Self.lines(object) { print(line) }
+    }
+
+    /// The state file in words; says when the process that wrote it is gone.
+    static func lines(_ object: [String: Any]) -> [String] {
+        func text(_ key: String) -> String? {
+            switch object[key] {
+            case let value as String: return value
+            case let value as NSNumber: return value.stringValue
+            default: return nil
+            }
+        }
+        var lines: [String] = []
+        var state = text("state") ?? "unknown"
+        if let pid = object["pid"] as? NSNumber, kill(pid_t(pid.int32Value), 0) != 0, errno == ESRCH {
+            state += " (not running: the process that wrote this, pid \(pid), has ended)"
+        }
+        lines.append("State: \(state)")
+        if let board = text("board") { lines.append("Board: \(board)") }
+        if let mode = text("mode") {
+            lines.append("Mode: \(mode)\(text("interval").map { ", interval \($0)" } ?? "")")
+        }
+        if let attempt = text("attempt"), let count = text("attempt_count") { lines.append("Attempt: \(attempt) of \(count)") }
+        if let done = text("repetitions_done"), let count = text("repetition_count") { lines.append("Boundaries: \(done) of \(count)") }
+        if let next = text("next_boundary") { lines.append("Next boundary: \(next)") }
+        if let offered = text("offered_preset") { lines.append("Offered preset: \(offered)") }
+        if let feedback = text("last_feedback") { lines.append("Last feedback: \(feedback)") }
+        if let sound = text("fear_sound") { lines.append("Fear sound: \(sound)") }
+        if let health = text("health") { lines.append("Health log: \(health)") }
+        if let updated = text("updated") { lines.append("Updated: \(updated)") }
+        return lines
+    }
+}

@@ -1,0 +1,137 @@
+import ChronoCore
+import ChronoHardware
+import Dispatch
+import Foundation
+import Synchronization
+@testable import ChronoRuntime
+
+/// Runs a real `SessionLoop` on its own thread with mock drivers, and records what it hands off.
+/// Waits in tests are for conditions (a line appearing, the loop ending), with a generous limit; no
+/// test asserts how fast anything happened.
+final class LoopHarness: @unchecked Sendable {
+    let button: ScriptedButton
+    let motor: RecordingMotor
+    let sound: RecordingSound?
+    let lines = RecordingLines()
+    let recorder = RecordingRecorder()
+    let loop: SessionLoop
+    private let result = Mutex<Result<SessionLoop.Report, Error>?>(nil)
+    private let ended = DispatchSemaphore(value: 0)
+
+    init(controller: LoopController, sound: RecordingSound? = nil, stateFile: StateFile? = nil,
+         onsetLatency: TimeSpan = .zero, safeMaximumOn: TimeSpan = .milliseconds(1000)) throws {
+        button = try ScriptedButton()
+        motor = RecordingMotor()
+        self.sound = sound
+        loop = try SessionLoop(
+            button: button, motor: motor, sound: sound, controller: controller,
+            sinks: LoopSinks(console: lines, stateFile: stateFile, recorder: recorder),
+            settings: SessionLoop.Settings(onsetLatency: onsetLatency, safeMaximumOn: safeMaximumOn,
+                                           realtimePriority: nil, lockMemory: false, catchSignals: false))
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            let outcome = Result { try loop.run() }
+            result.withLock { $0 = outcome }
+            ended.signal()
+        }
+        thread.start()
+    }
+
+    /// Waits for the loop to end (at most `limit` seconds) and returns how it ended.
+    func finish(limit: Double = 30) throws -> SessionLoop.Report {
+        guard ended.wait(timeout: .now() + limit) == .success else { throw HarnessError.loopDidNotEnd }
+        ended.signal()
+        return try result.withLock { $0! }.get()
+    }
+
+    /// A press now and its release `holdMilliseconds` later, each injected when its instant comes.
+    func tap(holdMilliseconds: Int64 = 60, afterMilliseconds delay: Int64 = 0) {
+        let press = HardwareClock.monotonicNanoseconds() + delay * 1_000_000
+        button.startReplay([ButtonEdge(.pressed, at: press), ButtonEdge(.released, at: press + holdMilliseconds * 1_000_000)])
+    }
+
+    /// Waits until a console line contains `text`.
+    func waitForLine(_ text: String, limit: Double = 20) throws {
+        guard lines.wait(for: { $0.contains { $0.contains(text) } }, limit: limit) else {
+            throw HarnessError.lineNeverCame(text, seen: lines.all)
+        }
+    }
+}
+
+enum HarnessError: Error, CustomStringConvertible {
+    case loopDidNotEnd
+    case lineNeverCame(String, seen: [String])
+
+    var description: String {
+        switch self {
+        case .loopDidNotEnd: return "the loop did not end"
+        case .lineNeverCame(let text, let seen): return "no line with '\(text)'; lines: \(seen)"
+        }
+    }
+}
+
+/// Console lines, with a way to wait for one.
+final class RecordingLines: LineOutput, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var lines: [String] = []
+
+    func writeLine(_ line: String) {
+        condition.lock()
+        lines.append(line)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var all: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return lines
+    }
+
+    func wait(for predicate: ([String]) -> Bool, limit: Double) -> Bool {
+        let until = Date(timeIntervalSinceNow: limit)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(lines) {
+            if !condition.wait(until: until) { return predicate(lines) }
+        }
+        return true
+    }
+}
+
+/// The records the loop handed to its recorder.
+final class RecordingRecorder: SessionRecorder, @unchecked Sendable {
+    private let lock = NSLock()
+    private var startedRecords: [SessionStartRecord] = []
+    private var finishedRecords: [SessionFinishRecord] = []
+
+    func sessionStarted(_ start: SessionStartRecord) { lock.withLock { startedRecords.append(start) } }
+    func sessionFinished(_ finish: SessionFinishRecord) { lock.withLock { finishedRecords.append(finish) } }
+
+    var started: [SessionStartRecord] { lock.withLock { startedRecords } }
+    var finished: [SessionFinishRecord] { lock.withLock { finishedRecords } }
+}
+
+extension RecordingMotor {
+    /// Whether every switch-on was followed by a switch-off and the last command left the motor off.
+    var endedOff: Bool {
+        !isOn && onSpans.allSatisfy { $0.end != nil }
+    }
+}
+
+/// Short intervals and timings so a real session takes a second or two.
+enum QuickSession {
+    static func configuration(_ mode: SessionMode, intervalMilliseconds: Int64 = 300, count: Int,
+                              feedbackMilliseconds: Int64 = 200, longPressMilliseconds: Int64 = 400) throws -> SessionConfiguration {
+        try SessionConfiguration(
+            mode: mode, interval: .testOnly(milliseconds: intervalMilliseconds), plannedCount: count,
+            timing: SessionTiming(feedbackDuration: .milliseconds(feedbackMilliseconds), abortConfirmWindow: .milliseconds(2000)),
+            gestures: GestureSettings(debounce: .milliseconds(5), longPress: .milliseconds(longPressMilliseconds)))
+    }
+
+    static func context(sound: SoundStatus = .inaudible(reason: "not a Fear session")) -> SessionContext {
+        SessionContext(board: "test", pressHint: "press space", soundAudibility: sound, healthStatus: "on")
+    }
+}
