@@ -12,12 +12,17 @@ struct SignalSubprocessTests {
         let binary = try #require(Self.binary(), "build the chronoception executable first (swift build)")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("motor-\(UUID().uuidString).log").path
-        defer { try? FileManager.default.removeItem(atPath: log) }
+        // A data directory of its own: a test never writes into the user's store.
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)").path
+        defer {
+            try? FileManager.default.removeItem(atPath: log)
+            try? FileManager.default.removeItem(atPath: dataDirectory)
+        }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["passive", "--test-interval-ms", "300", "--repetitions", "90", "--board", "desktop",
-                             "--motor-log", log, "--no-state-file", "--no-realtime"]
+                             "--motor-log", log, "--no-state-file", "--no-realtime", "--data-dir", dataDirectory]
         process.currentDirectoryURL = root
         var environment = ProcessInfo.processInfo.environment
         environment["CHRONOCEPTION_TEST_MODE"] = "1"
@@ -49,6 +54,18 @@ struct SignalSubprocessTests {
         #expect(commands.contains("on"))
         #expect(commands.last(where: { $0 == "on" || $0 == "off" }) == "off")
         #expect(commands.last == "close")
+
+        // The store kept the session, as interrupted (never logged).
+        let sessions = Process()
+        sessions.executableURL = URL(fileURLWithPath: binary)
+        sessions.arguments = ["sessions", "--json", "--data-dir", dataDirectory]
+        let listing = Pipe()
+        sessions.standardOutput = listing
+        try sessions.run()
+        sessions.waitUntilExit()
+        let stored = String(decoding: listing.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stored.contains("\"status\" : \"interrupted\"") || stored.contains("\"status\": \"interrupted\""), "stored: \(stored)")
+        #expect(stored.contains("\"health_log\": \"skipped\"") || stored.contains("\"health_log\" : \"skipped\""), "stored: \(stored)")
     }
 
     /// The `chronoception` executable beside this test bundle (same build directory).

@@ -9,7 +9,7 @@ public struct RuntimeState: Hashable, Sendable {
     /// The file format's version; bumped when a key is added or changes meaning.
     public static let formatVersion = 1
 
-    /// `Idle`, `Browsing`, the session phases (`WaitingForStart`, `AttemptRunning`, `FeedbackFlash`,
+    /// `Idle`, `Configuring` (browsing presets), the session phases (`WaitingForStart`, `AttemptRunning`, `FeedbackFlash`,
     /// `PassiveRunning`, `SessionSummary`, `Completed`, `Aborted`, `Interrupted`), or `Stopped`.
     public var state: String
     public var board: String

@@ -131,7 +131,7 @@ public final class DeviceDaemonController: LoopController {
     }
 
     private func idleState(offering preset: TrainingInterval?) -> RuntimeState {
-        var state = RuntimeState(state: preset == nil ? "Idle" : "Browsing", board: board, health: library.healthStatus())
+        var state = RuntimeState(state: preset == nil ? "Idle" : "Configuring", board: board, health: library.healthStatus())
         if let configuration = menu?.lastConfiguration {
             state.mode = configuration.mode
             state.interval = configuration.interval

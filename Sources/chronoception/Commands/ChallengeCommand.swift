@@ -7,8 +7,8 @@ struct ChallengeCommand: ParsableCommand {
         commandName: "challenge",
         abstract: "Run a Challenge session: press to start, press again when you think the interval has passed.")
 
-    @Option(help: "How many attempts (1 to 99).")
-    var attempts: Int = SessionConfiguration.defaultAttemptCount
+    @Option(help: "How many attempts (1 to 99). Default: the default-attempts setting (1).")
+    var attempts: Int?
 
     @OptionGroup var options: LiveSessionOptions
 

@@ -7,26 +7,20 @@ struct FearCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fear",
         abstract: "Run a Fear session (Challenge plus an aversive sound after a large error). Opt-in.",
-        discussion: "Fear Mode is an experiment and never the default: pass --i-understand-fear-mode to run it. Before the session the sound device is checked; if it is missing, muted or at zero volume the session behaves like Challenge and records fear_sound_effective = false.")
+        discussion: "Fear Mode is an experiment and never the default: pass --i-understand-fear-mode, or turn the fear-mode setting on. Before the session the sound device is checked; if it is missing, muted or at zero volume the session behaves like Challenge and records fear_sound_effective = false.")
 
-    @Option(help: "How many attempts (1 to 99).")
-    var attempts: Int = SessionConfiguration.defaultAttemptCount
+    @Option(help: "How many attempts (1 to 99). Default: the default-attempts setting (1).")
+    var attempts: Int?
 
-    @Option(name: .customLong("fear-threshold"), help: "Play the sound when the error is at least this fraction of the interval (0.10 = 10 %).")
-    var fearThreshold: Double = SessionConfiguration.defaultFearThreshold
+    @Option(name: .customLong("fear-threshold"), help: "Play the sound when the error is at least this fraction of the interval (0.10 = 10 %). Default: the fear-threshold setting.")
+    var fearThreshold: Double?
 
-    @Flag(name: .customLong("i-understand-fear-mode"), help: "Opt in to Fear Mode's aversive sound.")
+    @Flag(name: .customLong("i-understand-fear-mode"), help: "Opt in to Fear Mode's aversive sound for this run (or: chronoception settings set fear-mode on).")
     var optedIn = false
 
     @OptionGroup var options: LiveSessionOptions
 
-    func validate() throws {
-        guard optedIn else {
-            throw ValidationError("Fear Mode plays an aversive sound after large errors; it is an experiment and is opt-in. Run again with --i-understand-fear-mode to accept it, or use `chronoception challenge`.")
-        }
-    }
-
     func run() throws {
-        try LiveSession.run(mode: .fear, count: attempts, fearThreshold: fearThreshold, options: options)
+        try LiveSession.run(mode: .fear, count: attempts, fearThreshold: fearThreshold, fearOptedIn: optedIn, options: options)
     }
 }

@@ -7,8 +7,8 @@ struct PassiveCommand: ParsableCommand {
         commandName: "passive",
         abstract: "Run a Passive session: the motor marks each interval boundary; hold to end early.")
 
-    @Option(help: "How many boundaries (1 to 99).")
-    var repetitions: Int = SessionConfiguration.defaultRepetitionCount
+    @Option(help: "How many boundaries (1 to 99). Default: the default-repetitions setting (6).")
+    var repetitions: Int?
 
     @OptionGroup var options: LiveSessionOptions
 

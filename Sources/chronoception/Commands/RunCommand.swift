@@ -2,6 +2,7 @@ import ArgumentParser
 import ChronoCore
 import ChronoHardware
 import ChronoRuntime
+import ChronoStore
 import Foundation
 
 /// `chronoception run`: the device daemon (SPEC §7). Idle until the button is used: a tap starts the
@@ -11,43 +12,51 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run the device: the one-button idle menu and sessions one after another, until stopped.",
-        discussion: "Completed sessions are printed as JSON lines (with their health record) until the store is set up. The state file shows what the device is doing; read it with `chronoception status`.")
+        discussion: "Sessions are saved in the store (and logged to health when due); the idle tap starts the last session's configuration, or the settings' defaults before the first. --mode, --interval, --attempts and --repetitions set what the first tap starts. Under systemd with StateDirectory=chronoception the data lives in /var/lib/chronoception. The state file shows what the device is doing; read it with `chronoception status`.")
 
-    @Option(help: "The mode an idle tap starts until another is chosen: challenge, fear or passive.")
-    var mode: SessionMode = .challenge
+    @Option(help: "The mode the first idle tap starts: challenge, fear or passive (default: the last session's, else the default-mode setting).")
+    var mode: SessionMode?
 
-    @Option(help: "Attempts for Challenge and Fear (1 to 99).")
-    var attempts: Int = SessionConfiguration.defaultAttemptCount
+    @Option(help: "Attempts for Challenge and Fear (1 to 99) for the first idle tap.")
+    var attempts: Int?
 
-    @Option(help: "Repetitions for Passive (1 to 99).")
-    var repetitions: Int = SessionConfiguration.defaultRepetitionCount
+    @Option(help: "Repetitions for Passive (1 to 99) for the first idle tap.")
+    var repetitions: Int?
 
-    @Flag(name: .customLong("i-understand-fear-mode"), help: "Opt in to Fear Mode (otherwise a Fear configuration runs as Challenge).")
+    @Flag(name: .customLong("i-understand-fear-mode"), help: "Opt in to Fear Mode (or: chronoception settings set fear-mode on); otherwise a Fear configuration runs as Challenge.")
     var fearOptIn = false
 
     @OptionGroup var options: LiveSessionOptions
 
-    func validate() throws {
-        if mode == .fear && !fearOptIn {
-            throw ValidationError("--mode fear needs --i-understand-fear-mode: Fear Mode is an experiment and opt-in.")
-        }
-    }
-
     func run() throws {
+        let store = try options.store.openStore()
+        let settings: StoreSettings
+        do { settings = try store.settings() } catch { throw CommandFailure(error) }
+        let fearAllowed = fearOptIn || settings.fearModeEnabled
+        if mode == .fear && !fearAllowed {
+            throw ValidationError("--mode fear needs --i-understand-fear-mode (or `chronoception settings set fear-mode on`): Fear Mode is an experiment and opt-in.")
+        }
         let drivers = try BoardDrivers(boardName: options.board, bell: options.bell,
                                        keyHoldMilliseconds: options.keyHoldMilliseconds, motorLog: options.motorLog)
         defer { drivers.close() }
-        let gestures = options.gestures(for: drivers.board)
-        let starting: SessionConfiguration
-        do {
-            starting = try SessionConfiguration(
-                mode: mode, interval: options.trainingInterval, plannedCount: mode.usesAttempts ? attempts : repetitions,
-                timing: options.timing.timing, gestures: gestures)
-        } catch {
-            throw usageFailure(error)
+        let gestures = options.gestures(for: drivers.board, settings: settings)
+        let storeLibrary = StoreDeviceLibrary(store: store)
+        var first: SessionConfiguration?
+        if mode != nil || options.explicitInterval != nil || attempts != nil || repetitions != nil {
+            let last = storeLibrary.idleMenuInputs(nowUnixSeconds: nowUnixSeconds).lastConfiguration
+            let chosenMode = mode ?? last.mode
+            do {
+                first = try SessionConfiguration(
+                    mode: chosenMode, interval: options.explicitInterval ?? last.interval,
+                    plannedCount: chosenMode.usesAttempts ? (attempts ?? settings.defaultAttempts) : (repetitions ?? settings.defaultRepetitions),
+                    fearThreshold: settings.fearThreshold, timing: options.sessionTiming(settings: settings), gestures: gestures)
+            } catch {
+                throw usageFailure(error)
+            }
         }
+        let library = FirstSessionOverride(base: storeLibrary, firstConfiguration: first)
         var sound: (output: SoundOutput?, status: SoundStatus) = (nil, .inaudible(reason: "Fear Mode is not opted into"))
-        if fearOptIn {
+        if fearAllowed {
             sound = drivers.openSound()
             if case .inaudible(let reason) = sound.status {
                 drivers.console.writeLine("Sound is disabled (\(reason)). Fear sessions will behave like Challenge.")
@@ -56,14 +65,13 @@ struct RunCommand: ParsableCommand {
         defer { sound.output?.close() }
         let soundStatus = sound.status
 
-        let library = InMemoryDeviceLibrary(startingConfiguration: starting, healthStatus: "on (JSON lines on standard output until the store exists)")
         let controller = DeviceDaemonController(library: library, board: drivers.board.name, pressHint: drivers.pressHint,
-                                                fearAllowed: fearOptIn, soundStatus: { soundStatus })
+                                                fearAllowed: fearAllowed, soundStatus: { soundStatus })
         let motor = drivers.motorSettings
         let loop = try SessionLoop(
             button: drivers.button, motor: drivers.motor, sound: sound.output, controller: controller,
             sinks: LoopSinks(console: drivers.console, stateFile: options.stateFileLocation,
-                             recorder: RecorderFanOut([library, JSONLinesRecorder(output: drivers.console)])),
+                             recorder: options.recorder(store: store, console: drivers.console, also: [library])),
             settings: SessionLoop.Settings(onsetLatency: motor.onsetLatency, safeMaximumOn: motor.safeMaximumOn,
                                            realtimePriority: options.noRealtime ? nil : RealtimeScheduling.defaultPriority))
         drivers.quitRelay.connect(loop.stopper)

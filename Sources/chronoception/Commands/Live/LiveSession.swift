@@ -2,23 +2,38 @@ import ArgumentParser
 import ChronoCore
 import ChronoHardware
 import ChronoRuntime
+import ChronoStore
 import Foundation
 
 /// What `challenge`, `fear` and `passive` share: open the board, run one session in real time on it,
 /// put everything back, and exit with a status that says how it ended.
 enum LiveSession {
-    static func run(mode: SessionMode, count: Int?, fearThreshold: Double = SessionConfiguration.defaultFearThreshold,
+    /// - Parameters:
+    ///   - count: attempts or repetitions from the command line; nil means the setting.
+    ///   - fearThreshold: from the command line; nil means the setting.
+    ///   - fearOptedIn: `--i-understand-fear-mode` was given (the fear-mode setting also opts in).
+    static func run(mode: SessionMode, count: Int?, fearThreshold: Double? = nil, fearOptedIn: Bool = false,
                     options: LiveSessionOptions) throws {
+        // The store first: a broken database is reported before any device is touched.
+        let store = try options.store.openStore()
+        let settings: StoreSettings
+        do { settings = try store.settings() } catch { throw CommandFailure(error) }
+        if mode == .fear && !fearOptedIn && !settings.fearModeEnabled {
+            throw ValidationError("Fear Mode plays an aversive sound after large errors; it is an experiment and is opt-in. Run again with --i-understand-fear-mode, or turn it on with `chronoception settings set fear-mode on`; or use `chronoception challenge`.")
+        }
         let drivers = try BoardDrivers(boardName: options.board, bell: options.bell,
                                        keyHoldMilliseconds: options.keyHoldMilliseconds, motorLog: options.motorLog)
         defer { drivers.close() }
-        let gestures = options.gestures(for: drivers.board)
-        let patterns = IntervalPatternBook.candidates
+        let interval = options.explicitInterval ?? settings.defaultInterval
         let configuration: SessionConfiguration
         do {
             configuration = try SessionConfiguration(
-                mode: mode, interval: options.trainingInterval, plannedCount: count, fearThreshold: fearThreshold,
-                intervalPattern: patterns[0], timing: options.timing.timing, gestures: gestures)
+                mode: mode, interval: interval,
+                plannedCount: count ?? (mode.usesAttempts ? settings.defaultAttempts : settings.defaultRepetitions),
+                fearThreshold: fearThreshold ?? settings.fearThreshold,
+                intervalPattern: (try? store.pattern(for: interval, nowUnixSeconds: nowUnixSeconds)) ?? IntervalPatternBook.candidates[0],
+                timing: options.sessionTiming(settings: settings),
+                gestures: options.gestures(for: drivers.board, settings: settings))
         } catch {
             throw usageFailure(error)
         }
@@ -27,15 +42,14 @@ enum LiveSession {
         if mode == .fear { sound = drivers.openSound() }
         defer { sound.output?.close() }
 
-        let library = InMemoryDeviceLibrary(startingConfiguration: configuration, healthStatus: "on (JSON lines on standard output until the store exists)")
         let context = SessionContext(board: drivers.board.name, pressHint: drivers.pressHint,
-                                     soundAudibility: sound.status, healthStatus: library.healthStatus())
+                                     soundAudibility: sound.status, healthStatus: settings.healthStatus)
         let controller = SingleSessionController(configuration: configuration, context: context)
         let motor = drivers.motorSettings
         let loop = try SessionLoop(
             button: drivers.button, motor: drivers.motor, sound: sound.output, controller: controller,
             sinks: LoopSinks(console: drivers.console, stateFile: options.stateFileLocation,
-                             recorder: JSONLinesRecorder(output: drivers.console)),
+                             recorder: options.recorder(store: store, console: drivers.console)),
             settings: SessionLoop.Settings(onsetLatency: motor.onsetLatency, safeMaximumOn: motor.safeMaximumOn,
                                            realtimePriority: options.noRealtime ? nil : RealtimeScheduling.defaultPriority))
         drivers.quitRelay.connect(loop.stopper)

@@ -2,11 +2,12 @@ import ArgumentParser
 import ChronoCore
 import ChronoHardware
 import ChronoRuntime
+import ChronoStore
 
 /// Options shared by the commands that run real sessions (`challenge`, `fear`, `passive`, `run`).
 struct LiveSessionOptions: ParsableArguments {
-    @Option(help: "The interval: 300, 300s, 5m, 5m0s, 5m 0s or 1m30s (10s to 120m 59s).")
-    var interval: TrainingInterval = .builtInPreset
+    @Option(help: "The interval: 300, 300s, 5m, 5m0s, 5m 0s or 1m30s (10s to 120m 59s). Default: the default-interval setting (5m 0s).")
+    var interval: TrainingInterval?
 
     @Option(help: "The board file to run on (a name in boards/ or a path). Default: detected, else desktop.")
     var board: String?
@@ -32,7 +33,12 @@ struct LiveSessionOptions: ParsableArguments {
     @Option(name: .customLong("motor-log"), help: .hidden)
     var motorLog: String?
 
+    @Flag(name: .customLong("json-lines"), help: "Also print each completed session, with its health record, as a JSON line on standard output.")
+    var printJSONLines = false
+
     @OptionGroup var timing: SessionTimingOptions
+
+    @OptionGroup var store: StoreOptions
 
     func validate() throws {
         if testIntervalMilliseconds != nil { try TestMode.require(for: "--test-interval-ms") }
@@ -43,21 +49,37 @@ struct LiveSessionOptions: ParsableArguments {
         guard keyHoldMilliseconds >= 50 else { throw ValidationError("--key-hold-ms must be at least 50.") }
     }
 
-    /// The interval to train: the product one, or the hidden test-only one (validated above).
-    var trainingInterval: TrainingInterval {
+    /// The interval given on the command line (or the hidden test-only one, validated above); nil
+    /// means the default-interval setting.
+    var explicitInterval: TrainingInterval? {
         testIntervalMilliseconds.map { TrainingInterval.testOnly(milliseconds: $0) } ?? interval
     }
 
-    /// The gesture timing: the board's long press and debounce unless given on the command line.
-    func gestures(for board: BoardConfiguration) -> GestureSettings {
+    /// The gesture timing. Long press: the command line, else the long-press-ms setting when the user
+    /// changed it, else the board's. Debounce: the command line, else the board's.
+    func gestures(for board: BoardConfiguration, settings: StoreSettings) -> GestureSettings {
         var gestures = timing.gestures
         if timing.longPressMilliseconds == GestureSettings.defaultLongPress.milliseconds {
-            gestures.longPress = .milliseconds(Int64(board.longPressMilliseconds))
+            gestures.longPress = settings.longPress != GestureSettings.defaultLongPress
+                ? settings.longPress : .milliseconds(Int64(board.longPressMilliseconds))
         }
         if timing.debounceMilliseconds == GestureSettings.defaultDebounce.milliseconds {
             gestures.debounce = .milliseconds(Int64(board.button.debounceMilliseconds))
         }
         return gestures
+    }
+
+    /// The session timing: the command line, with auto-start also on when the setting says so.
+    func sessionTiming(settings: StoreSettings) -> SessionTiming {
+        var sessionTiming = timing.timing
+        sessionTiming.autoStartNextAttempt = timing.autoStart || settings.autoStartNextAttempt
+        return sessionTiming
+    }
+
+    /// Where completed sessions go: the store, and standard output too with `--json-lines`.
+    func recorder(store: ChronoStore, console: LineOutput, also extra: [SessionRecorder] = []) -> SessionRecorder {
+        RecorderFanOut([StoreSessionRecorder(store: store)] + extra
+                       + (printJSONLines ? [JSONLinesRecorder(output: console)] : []))
     }
 
     /// The state file, unless turned off.
