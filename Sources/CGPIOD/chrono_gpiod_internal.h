@@ -46,4 +46,9 @@ void chrono_fail(chrono_gpiod_error *error, chrono_gpiod_status status, int errn
 /// Copies a C string into a fixed buffer, always terminated.
 void chrono_copy(char *out, size_t size, const char *in);
 
+
+/// Whether edge events are waiting on a button's descriptor, without blocking: 1 yes, 0 no (or
+/// interrupted), -1 with `error` filled when the descriptor failed or the line was lost.
+int chrono_edges_waiting(int fd, chrono_gpiod_error *error);
+
 #endif

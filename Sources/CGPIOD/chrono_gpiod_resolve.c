@@ -1,5 +1,6 @@
 // Version-neutral part of the shim: which chip and line a board file means, and errors in words.
 #include "chrono_gpiod_internal.h"
+#include <poll.h>
 
 #include <ctype.h>
 #include <dirent.h>
@@ -176,4 +177,20 @@ void chrono_fail_request(chrono_chip *chip, unsigned int offset, int errnum, con
         chrono_fail(error, CHRONO_GPIOD_SYSTEM_ERROR, errnum, "%s line %u of %s: %s", what, offset, chip->path,
                     strerror(errnum));
     }
+}
+
+int chrono_edges_waiting(int fd, chrono_gpiod_error *error) {
+    struct pollfd pfd = { .fd = fd, .events = POLLIN };
+    int ready = poll(&pfd, 1, 0);
+    if (ready < 0) {
+        if (errno == EINTR) return 0;
+        chrono_fail(error, CHRONO_GPIOD_SYSTEM_ERROR, errno, "poll on the button's event fd: %s", strerror(errno));
+        return -1;
+    }
+    if (ready == 0) return 0;
+    if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) {
+        chrono_fail(error, CHRONO_GPIOD_SYSTEM_ERROR, ENODEV, "the button's line was lost (device gone)");
+        return -1;
+    }
+    return 1;
 }

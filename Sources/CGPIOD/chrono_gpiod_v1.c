@@ -91,18 +91,8 @@ int chrono_gpiod_input_read(chrono_gpiod_input *input, chrono_gpiod_edge *edges,
                             chrono_gpiod_error *error) {
     if (capacity <= 0) return 0;
     // The event fd is blocking: look before reading so that this call never waits.
-    struct pollfd pfd = { .fd = gpiod_line_event_get_fd(input->line), .events = POLLIN };
-    int ready = poll(&pfd, 1, 0);
-    if (ready < 0) {
-        if (errno == EINTR) return 0;
-        chrono_fail(error, CHRONO_GPIOD_SYSTEM_ERROR, errno, "poll on the button's event fd: %s", strerror(errno));
-        return -1;
-    }
-    if (ready == 0) return 0;
-    if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) {
-        chrono_fail(error, CHRONO_GPIOD_SYSTEM_ERROR, ENODEV, "the button's line was lost (device gone)");
-        return -1;
-    }
+    int ready = chrono_edges_waiting(gpiod_line_event_get_fd(input->line), error);
+    if (ready <= 0) return ready;
     struct gpiod_line_event events[16];
     int max = capacity < 16 ? capacity : 16;
     int count = gpiod_line_event_read_multiple(input->line, events, (unsigned int)max);

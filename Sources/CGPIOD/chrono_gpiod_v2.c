@@ -138,18 +138,8 @@ int chrono_gpiod_input_read(chrono_gpiod_input *input, chrono_gpiod_edge *edges,
                             chrono_gpiod_error *error) {
     if (capacity <= 0) return 0;
     // The request fd is blocking: look before reading so that this call never waits.
-    struct pollfd pfd = { .fd = gpiod_line_request_get_fd(input->request), .events = POLLIN };
-    int ready = poll(&pfd, 1, 0);
-    if (ready < 0) {
-        if (errno == EINTR) return 0;
-        chrono_fail(error, CHRONO_GPIOD_SYSTEM_ERROR, errno, "poll on the button's event fd: %s", strerror(errno));
-        return -1;
-    }
-    if (ready == 0) return 0;
-    if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) {
-        chrono_fail(error, CHRONO_GPIOD_SYSTEM_ERROR, ENODEV, "the button's line was lost (device gone)");
-        return -1;
-    }
+    int ready = chrono_edges_waiting(gpiod_line_request_get_fd(input->request), error);
+    if (ready <= 0) return ready;
     size_t max = capacity < EVENT_BUFFER_CAPACITY ? (size_t)capacity : EVENT_BUFFER_CAPACITY;
     int count = gpiod_line_request_read_edge_events(input->request, input->events, max);
     if (count < 0) {
