@@ -86,29 +86,6 @@ if [[ ! -x "$cache/busybox" ]]; then
 fi
 
 # --- libgpiod 2.x (API v2) from bookworm-backports into a private prefix ---------------------------
-if [[ ! -f "$cache/gpiod-v2/.done" ]]; then
-  # The backports suite lives on the same archive as bookworm itself: take its address from apt.
-  archive=$(apt-cache policy | awk '$3 == "bookworm/main" && $4 == "amd64" { print $2; exit }')
-  [[ -n "$archive" ]] || { log "cannot find the bookworm archive in apt's sources"; exit 1; }
-  apt_dir="$cache/apt-backports"; mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/parts"
-  : > "$apt_dir/empty.list"
-  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive bookworm-backports main" > "$apt_dir/parts/backports.list"
-  apt_private=("${apt_quiet[@]}" -o "Dir::Etc::SourceList=$apt_dir/empty.list" -o "Dir::Etc::SourceParts=$apt_dir/parts"
-               -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -o "APT::Get::List-Cleanup=0")
-  log "reading bookworm-backports package list (private apt state)"
-  apt-get "${apt_private[@]}" update -qq
-  for pkg in libgpiod-dev libgpiod3; do
-    compgen -G "$cache/debs/${pkg}_2.*.deb" >/dev/null || (cd "$cache/debs" && apt-get "${apt_private[@]}" download -qq "$pkg/bookworm-backports")
-  done
-  rm -rf "$cache/gpiod-v2"; mkdir -p "$cache/gpiod-v2"
-  for deb in "$cache"/debs/libgpiod-dev_2.*.deb "$cache"/debs/libgpiod3_2.*.deb; do dpkg-deb -x "$deb" "$cache/gpiod-v2"; done
-  # Debian's .pc file says prefix=/usr; point it at the private prefix so pkg-config hands the
-  # v2 headers and library to the build instead of the system's v1.
-  pc=$(find "$cache/gpiod-v2" -name libgpiod.pc | head -n1)
-  prefix="$cache/gpiod-v2/usr"
-  sed -i -e "s|^prefix=.*|prefix=$prefix|" -e "s|^libdir=/usr|libdir=\${prefix}|" -e "s|^includedir=/usr|includedir=\${prefix}|" "$pc"
-  # The -dev package's libgpiod.so symlink is relative and stays valid inside the prefix.
-  touch "$cache/gpiod-v2/.done"
-fi
+bash "$(dirname "${BASH_SOURCE[0]}")/../../scripts/libgpiod-v2-prefix" "$cache" >/dev/null
 
 echo "$abi"
