@@ -40,14 +40,12 @@ struct SessionTimingOptions: ParsableArguments {
     }
 }
 
-extension TrainingInterval: ExpressibleByArgument {
-    public init?(argument: String) {
-        guard let interval = try? TrainingInterval.parse(argument) else { return nil }
-        self = interval
-    }
-}
-
 extension SessionMode: ExpressibleByArgument {}
+
+/// Parses an `--interval` value, failing with the core's own message (what is wrong and how to write it).
+func parseInterval(_ text: String) throws -> TrainingInterval {
+    do { return try TrainingInterval.parse(text) } catch { throw ValidationError(error.description) }
+}
 
 /// Turns a core error into a clean command-line failure: the message, and exit status 1 or 64.
 func usageFailure(_ error: some Error) -> ValidationError {

@@ -6,7 +6,8 @@ import ChronoStore
 
 /// Options shared by the commands that run real sessions (`challenge`, `fear`, `passive`, `run`).
 struct LiveSessionOptions: ParsableArguments {
-    @Option(help: "The interval: 300, 300s, 5m, 5m0s, 5m 0s or 1m30s (10s to 120m 59s). Default: the default-interval setting (5m 0s).")
+    @Option(help: "The interval: 300, 300s, 5m, 5m0s, 5m 0s or 1m30s (10s to 120m 59s). Default: the default-interval setting (5m 0s).",
+            transform: parseInterval)
     var interval: TrainingInterval?
 
     @Option(help: "The board file to run on (a name in boards/ or a path). Default: detected, else desktop.")

@@ -7,7 +7,7 @@ import ChronoStore
 struct ProgressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "progress", abstract: "Show your progress per interval.")
     @OptionGroup var store: StoreOptions
-    @Option(help: "Only this interval, e.g. 5m or 90.") var interval: TrainingInterval?
+    @Option(help: "Only this interval, e.g. 5m or 90.", transform: parseInterval) var interval: TrainingInterval?
     @Flag(help: "Machine-readable output.") var json = false
 
     func run() throws {
