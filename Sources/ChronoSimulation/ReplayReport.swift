@@ -11,14 +11,7 @@ public enum ReplayReport {
         sessionID: String,
         device: String
     ) -> JSONValue {
-        var engine = transcript.engine
-        let lastInstant = transcript.effects.compactMap(\.instant).max() ?? engine.startedAt
-        // A session still running when observation ended is reported as interrupted: it is what the
-        // device would record if the program died there.
-        let outcome = transcript.outcome ?? {
-            _ = engine.interrupt(at: lastInstant, reason: "The session had not finished when observation ended.")
-            return engine.outcome!
-        }()
+        let outcome = transcript.settledOutcome(reason: "The session had not finished when observation ended.")
         let decision = HealthRecordBuilder.decide(for: outcome, sessionID: sessionID, device: device, anchor: anchor)
 
         let statusText: String

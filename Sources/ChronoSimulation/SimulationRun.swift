@@ -53,11 +53,7 @@ public struct SimulationRun {
                 unixNanoseconds: (firstSessionUnixSeconds + Int64(number) * 3600) * 1_000_000_000,
                 monotonic: .zero, utcOffsetSeconds: 0)
             let sessionID = SessionIdentifier.derived(seed: seed, number: number)
-            var engine = transcript.engine
-            let outcome = transcript.outcome ?? {
-                _ = engine.interrupt(at: transcript.effects.compactMap(\.instant).max() ?? .zero, reason: "observation ended")
-                return engine.outcome!
-            }()
+            let outcome = transcript.settledOutcome(reason: "observation ended")
             let record = HealthRecordBuilder.decide(for: outcome, sessionID: sessionID, device: device, anchor: anchor)
             let violations = InvariantChecker(anchor: anchor).violations(scenario: scenario, transcript: transcript, record: record)
             body(SessionResult(number: number, scenario: scenario, outcome: outcome, record: record,

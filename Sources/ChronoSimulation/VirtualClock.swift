@@ -18,6 +18,15 @@ public enum VirtualClock {
         public var deadlinesInThePast: [String]
         /// Inputs not fed because observation had ended.
         public var inputsAfterEnd: Int
+
+        /// The outcome, with a session still running when observation ended settled as interrupted at
+        /// the last instant seen: what the device would record if the program died there.
+        public func settledOutcome(reason: String) -> SessionOutcome {
+            if let outcome { return outcome }
+            var settled = engine
+            _ = settled.interrupt(at: effects.compactMap(\.instant).max() ?? engine.startedAt, reason: reason)
+            return settled.outcome!
+        }
     }
 
     /// The most deadlines one session may ask for; a guard against a runaway engine.
