@@ -32,7 +32,7 @@ struct ReplayCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Whether sound is audible at session start (Fear).")
     var soundAudible = true
 
-    @Option(name: .customLong("wall-clock-start"), help: "Wall-clock time of session start, ISO 8601 with offset (default: now).")
+    @Option(name: .customLong("wall-clock-start"), help: "Wall-clock time of session start: ISO 8601 with offset (2026-11-23T08:00:00+01:00) or Unix seconds (shown in UTC). Default: now.")
     var wallClockStart: String?
 
     @Option(name: .customLong("session-id"), help: "The session's UUID (default: derived from the inputs, so replays are repeatable).")
@@ -103,8 +103,11 @@ struct ReplayCommand: ParsableCommand {
 
     private func wallClockAnchor() throws -> WallClockAnchor {
         if let wallClockStart {
+            if let seconds = Double(wallClockStart), seconds.isFinite, abs(seconds) < 1e11 {
+                return WallClockAnchor(unixNanoseconds: Int64((seconds * 1e9).rounded()), monotonic: .zero, utcOffsetSeconds: 0)
+            }
             guard let wall = WallTime(parsing: wallClockStart) else {
-                throw ValidationError("--wall-clock-start '\(wallClockStart)' is not ISO 8601 with an offset, for example 2026-11-23T08:00:00+01:00.")
+                throw ValidationError("--wall-clock-start '\(wallClockStart)' is neither ISO 8601 with an offset (for example 2026-11-23T08:00:00+01:00 or 2026-11-23T07:00:00Z) nor Unix seconds.")
             }
             return WallClockAnchor(unixNanoseconds: wall.unixNanoseconds, monotonic: .zero, utcOffsetSeconds: wall.utcOffsetSeconds)
         }
