@@ -56,25 +56,31 @@ struct ReplayCommand: ParsableCommand {
         if !mode.usesAttempts, attempts != nil {
             throw ValidationError("--attempts is for Challenge and Fear; use --repetitions with passive.")
         }
+        _ = try sessionConfiguration()
+        _ = try wallClockAnchor()
     }
 
-    func run() throws {
+    /// The configuration from the options; its errors are usage errors (shown with this command's usage).
+    private func sessionConfiguration() throws -> SessionConfiguration {
         let parsedInterval: TrainingInterval
         do { parsedInterval = try TrainingInterval.parse(interval) } catch { throw usageFailure(error) }
         guard let parsedPattern = HapticPattern(notation: pattern) else {
             throw ValidationError("'\(pattern)' is not a pattern: write short (S) and long (L) pulses, for example 'S L'.")
         }
-        let configuration: SessionConfiguration
         do {
-            configuration = try SessionConfiguration(
+            return try SessionConfiguration(
                 mode: mode, interval: parsedInterval, plannedCount: attempts ?? repetitions,
                 fearThreshold: fearThreshold, intervalPattern: parsedPattern,
                 timing: timingOptions.timing, gestures: timingOptions.gestures)
         } catch { throw usageFailure(error) }
+    }
 
+    func run() throws {
+        let configuration = try sessionConfiguration()
+        let parsedInterval = configuration.interval
         let (text, source) = try readEdges()
         let script: ReplayScript
-        do { script = try ReplayScript.parse(text, source: source) } catch { throw usageFailure(error) }
+        do { script = try ReplayScript.parse(text, source: source) } catch { throw CommandFailure(error) }
 
         let anchor = try wallClockAnchor()
         let identifier = sessionID ?? SessionIdentifier.derived(
@@ -93,17 +99,21 @@ struct ReplayCommand: ParsableCommand {
             return (lines.joined(separator: "\n"), "standard input")
         }
         guard let data = FileManager.default.contents(atPath: edges) else {
-            throw ValidationError("Cannot read the edge file '\(edges)': check the path and that it is readable.")
+            throw CommandFailure(message: "Cannot read the edge file '\(edges)': check the path and that it is readable.")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ValidationError("The edge file '\(edges)' is not UTF-8 text.")
+            throw CommandFailure(message: "The edge file '\(edges)' is not UTF-8 text.")
         }
         return (text, edges)
     }
 
     private func wallClockAnchor() throws -> WallClockAnchor {
         if let wallClockStart {
-            if let seconds = Double(wallClockStart), seconds.isFinite, abs(seconds) < 1e11 {
+            if let seconds = Double(wallClockStart), seconds.isFinite {
+                // A bare small number is far more likely a year or a typo than a date in the 1970s.
+                guard seconds >= 1e9, seconds < 1e11 else {
+                    throw ValidationError("--wall-clock-start \(wallClockStart) is not a plausible Unix time (seconds since 1970, 10 digits today). Give ISO 8601 with an offset, for example 2026-11-23T08:00:00+01:00.")
+                }
                 return WallClockAnchor(unixNanoseconds: Int64((seconds * 1e9).rounded()), monotonic: .zero, utcOffsetSeconds: 0)
             }
             guard let wall = WallTime(parsing: wallClockStart) else {
