@@ -93,7 +93,13 @@ public struct InvariantChecker {
                 ? ["the aversive sound played outside Fear Mode"] : []
         }
         var problems: [String] = []
-        let lostBeforeEnd = scenario.soundLostAt.map { $0 <= outcome.endedAt } ?? false
+        // Sound matters until the last attempt is recognised (its sound would play then), which is
+        // after the last tap's press mark by the length of the press.
+        let lastRecognition = effects.compactMap { effect -> MonotonicInstant? in
+            if case .attemptMeasured(let measurement, let at) = effect, measurement.index == outcome.attempts.last?.index { return at }
+            return nil
+        }.last ?? outcome.endedAt
+        let lostBeforeEnd = scenario.soundLostAt.map { $0 <= lastRecognition } ?? false
         let expectedEffective = scenario.soundAudible && !lostBeforeEnd
         if outcome.status == .completed, outcome.fearSoundEffective != expectedEffective {
             problems.append("fear_sound_effective \(outcome.fearSoundEffective), expected \(expectedEffective)")
