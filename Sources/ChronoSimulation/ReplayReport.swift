@@ -43,13 +43,7 @@ public enum ReplayReport {
         }
         members.append(("summary", .object(
             HealthRecordBuilder.metadata(for: outcome, sessionID: sessionID).map { ($0.key, $0.value.json) })))
-        switch decision {
-        case .record(let record):
-            members.append(("health_record", record.json))
-        case .none(let reason):
-            members.append(("health_record", .null))
-            members.append(("health_record_reason", .string(reason)))
-        }
+        members += decision.jsonMembers
         members.append(("timeline", .array(timeline(transcript.effects))))
         if transcript.inputsAfterEnd > 0 {
             members.append(("inputs_after_end_ignored", .int(transcript.inputsAfterEnd)))

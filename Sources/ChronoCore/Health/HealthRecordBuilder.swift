@@ -16,6 +16,15 @@ public enum HealthRecordBuilder {
             if case .record(let record) = self { return record }
             return nil
         }
+
+        /// `health_record` (the record, or null) and, when null, `health_record_reason`: how every
+        /// JSON output of the program shows the decision.
+        public var jsonMembers: [(String, JSONValue)] {
+            switch self {
+            case .record(let record): return [("health_record", record.json)]
+            case .none(let reason): return [("health_record", .null), ("health_record_reason", .string(reason))]
+            }
+        }
     }
 
     public static func decide(

@@ -55,13 +55,7 @@ public final class JSONLinesRecorder: SessionRecorder {
                 return .object(entry)
             })))
         }
-        switch decision {
-        case .record(let record):
-            members.append(("health_record", record.json))
-        case .none(let reason):
-            members.append(("health_record", .null))
-            members.append(("health_record_reason", .string(reason)))
-        }
+        members += decision.jsonMembers
         return .object(members)
     }
 }
