@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "ChronoCore"),
         // Virtual-clock driver for the core: replay of edge files and the simulated user.
         .target(name: "ChronoSimulation", dependencies: ["ChronoCore"]),
-        // Device drivers (GPIO, sound, boards) and their mocks. Never imports the core.
+        // Device drivers (GPIO, sound, boards). Never imports the core.
         .target(
             name: "ChronoHardware",
             dependencies: ["CGPIOD", "CALSA", "CALSASupport", "CLinuxSystem", .product(name: "Yams", package: "Yams")]
@@ -47,18 +47,24 @@ let package = Package(
         .target(name: "ChronoStore", dependencies: ["ChronoCore", "CWallClock", .product(name: "GRDB", package: "GRDB.swift")]),
         // adjtimex(2) for the store's "is the wall clock synchronised?" check (sys/timex.h is not in Glibc).
         .target(name: "CWallClock"),
-        .executableTarget(
-            name: "chronoception",
+        // The command-line layer: options, commands and the adapters that wire the layers together.
+        .target(
+            name: "ChronoCLI",
             dependencies: [
                 "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The executable: only `Chronoception.main()`.
+        .executableTarget(name: "chronoception", dependencies: ["ChronoCLI"]),
+        // Mock drivers and in-memory stand-ins for tests; no production target depends on it.
+        .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime"]),
         .testTarget(name: "ChronoCoreTests", dependencies: ["ChronoCore"]),
         .testTarget(name: "ChronoSimulationTests", dependencies: ["ChronoSimulation", "ChronoCore"]),
-        .testTarget(name: "ChronoHardwareTests", dependencies: ["ChronoHardware"]),
-        .testTarget(name: "ChronoRuntimeTests", dependencies: ["ChronoRuntime", "ChronoHardware", "ChronoCore"]),
+        .testTarget(name: "ChronoHardwareTests", dependencies: ["ChronoHardware", "ChronoTesting"]),
+        .testTarget(name: "ChronoRuntimeTests", dependencies: ["ChronoRuntime", "ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoStoreTests", dependencies: ["ChronoStore", "ChronoCore"]),
+        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoTesting"]),
     ]
 )

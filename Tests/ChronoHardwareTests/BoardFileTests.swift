@@ -1,3 +1,4 @@
+import ChronoTesting
 import Foundation
 import Testing
 @testable import ChronoHardware

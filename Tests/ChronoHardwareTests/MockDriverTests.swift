@@ -1,3 +1,4 @@
+import ChronoTesting
 import Glibc
 import Testing
 @testable import ChronoHardware

@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// It enforces nothing (no safe maximum, no use-after-close check): tests assert on the recording, so
 /// a runtime that forgets to switch the motor off is caught by the test, not hidden by the mock.
-/// Safe to use from several threads.
+/// Safe to use from several threads. `bench timing` uses it too, to time the loop without a device.
 public final class RecordingMotor: MotorOutput, Sendable {
     /// One thing that happened to the motor.
     public enum Event: Sendable, Equatable {
@@ -16,7 +16,7 @@ public final class RecordingMotor: MotorOutput, Sendable {
 
     private struct State {
         var events: [Event] = []
-        var failure: MockDriverError?
+        var failure: (any Error & Sendable)?
     }
 
     private let state = Mutex(State())
@@ -40,8 +40,9 @@ public final class RecordingMotor: MotorOutput, Sendable {
         state.withLock { $0.events.append(.closed(atMonotonicNanoseconds: instant)) }
     }
 
-    /// Makes every later `set(on:)` throw, as a motor whose line was lost would.
-    public func failFromNowOn(_ error: MockDriverError) {
+    /// Makes every later `set(on:)` throw, as a motor whose line was lost would (tests pass a
+    /// `MockDriverError` from ChronoTesting).
+    public func failFromNowOn(_ error: any Error & Sendable) {
         state.withLock { $0.failure = error }
     }
 

@@ -1,3 +1,4 @@
+import ChronoHardware
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,3 +1,4 @@
+import ChronoHardware
 import Synchronization
 
 /// A `SoundOutput` that records what it was asked to do and can be told to be silent or to lose

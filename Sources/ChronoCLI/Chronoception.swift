@@ -1,10 +1,12 @@
 import ArgumentParser
 
 /// The `chronoception` command: the composition root. Each subcommand lives in its own file under
-/// `Commands/` and only wires the layers together; product behaviour lives in ChronoCore.
-@main
-struct Chronoception: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `Commands/` and only wires the layers together; product behaviour lives in ChronoCore. It is a
+/// library so the command-line layer (adapters, option merging) can be tested; the executable target
+/// `chronoception` only calls `main()`.
+
+public struct Chronoception: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "chronoception",
         abstract: "Train and measure your sense of elapsed time.",
         version: "0.1.0",
@@ -29,4 +31,6 @@ struct Chronoception: ParsableCommand {
             BenchCommand.self,
         ]
     )
+
+    public init() {}
 }

@@ -1,13 +1,12 @@
 import ChronoCore
+import ChronoRuntime
 import Synchronization
 
-/// The daemon's library while no store exists (issue 3): the starting configuration, the presets
-/// ranked by `Frecency` from the sessions started in this process, and their H(I) patterns (assigned
-/// once and kept, as `IntervalPatternBook` requires). Forgotten when the process ends; the store's
-/// adapter replaces it.
+/// A device library for tests, kept in memory: the starting configuration, the presets ranked by
+/// `Frecency` from the sessions started in this process, and their H(I) patterns (assigned once and
+/// kept, as `IntervalPatternBook` requires). The product uses the store's adapter instead.
 ///
-/// It is also a `SessionRecorder` (a use is counted when a session starts), so the composition root
-/// can put it beside the JSON-lines recorder with `RecorderFanOut`.
+/// It is also a `SessionRecorder` (a use is counted when a session starts).
 public final class InMemoryDeviceLibrary: DeviceLibrary, SessionRecorder {
     private struct State {
         var lastConfiguration: SessionConfiguration
@@ -45,21 +44,4 @@ public final class InMemoryDeviceLibrary: DeviceLibrary, SessionRecorder {
     }
 
     public func sessionFinished(_ finish: SessionFinishRecord) {}
-}
-
-/// Hands every record to several recorders, in order.
-public final class RecorderFanOut: SessionRecorder {
-    private let recorders: [SessionRecorder]
-
-    public init(_ recorders: [SessionRecorder]) {
-        self.recorders = recorders
-    }
-
-    public func sessionStarted(_ start: SessionStartRecord) {
-        for recorder in recorders { recorder.sessionStarted(start) }
-    }
-
-    public func sessionFinished(_ finish: SessionFinishRecord) {
-        for recorder in recorders { recorder.sessionFinished(finish) }
-    }
 }

@@ -1,0 +1,3 @@
+import ChronoCLI
+
+Chronoception.main()
