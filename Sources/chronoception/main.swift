@@ -1,3 +1,3 @@
 import ChronoCLI
 
-Chronoception.main()
+Chronoception.runAndExit()

@@ -36,8 +36,8 @@ struct BenchTimingCommand: ParsableCommand {
 
     func validate() throws {
         guard deadlines >= 1, deadlines <= 1_000_000 else { throw ValidationError("--deadlines must be 1 to 1000000.") }
-        guard periodMicroseconds >= 100 else { throw ValidationError("--period-us must be at least 100.") }
-        guard idleSeconds >= 0 else { throw ValidationError("--idle-seconds must be 0 or more.") }
+        try BoundedNumber.check(periodMicroseconds, in: 100...10_000_000, flag: "--period-us", unit: "µs")
+        try BoundedNumber.check(idleSeconds, in: 0...86_400, flag: "--idle-seconds", unit: "seconds")
     }
 
     func run() throws {

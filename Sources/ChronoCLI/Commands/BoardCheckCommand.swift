@@ -30,6 +30,11 @@ struct BoardCheckCommand: ParsableCommand {
     @Option(help: "Seconds of warning before the aversive sound plays.")
     var soundWarning: Double = 3
 
+    func validate() throws {
+        try BoundedNumber.check(pressTimeout, in: 1...3600, flag: "--press-timeout", unit: "seconds")
+        try BoundedNumber.check(soundWarning, in: 0...60, flag: "--sound-warning", unit: "seconds")
+    }
+
     func run() throws {
         let configuration = try loadBoard(board)
         var report = BringUpReport()

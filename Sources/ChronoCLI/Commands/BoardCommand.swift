@@ -19,9 +19,7 @@ struct BoardListCommand: ParsableCommand {
         let catalog = BoardCatalog.standard()
         let entries = catalog.list()
         if entries.isEmpty {
-            print("No board files found. Searched: \(catalog.searchPath.joined(separator: ", "))")
-            print("Set CHRONOCEPTION_BOARDS_DIR to the folder that holds them (the repository's boards/).")
-            throw ExitCode(2)
+            throw CommandFailure(message: "No board files found (searched: \(catalog.searchPath.joined(separator: ", "))). Set CHRONOCEPTION_BOARDS_DIR to the folder that holds them (the repository's boards/).", status: .noInput)
         }
         for entry in entries {
             let summary: String
@@ -46,16 +44,16 @@ struct BoardShowCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try loadBoard(board)
-        print(BoardDescription(configuration).text)
+        print(TerminalSafeText.sanitized(BoardDescription(configuration).text))
     }
 }
 
-/// Loads a board, printing a precise error and exiting with status 2 when it cannot be used.
+/// Loads a board; a file that cannot be used is a `BoardFileError` (exit status 78), a name that
+/// leads nowhere a `BoardNotFoundError` (66).
 func loadBoard(_ nameOrPath: String) throws -> BoardConfiguration {
     do {
         return try BoardCatalog.standard().load(nameOrPath)
     } catch {
-        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-        throw ExitCode(2)
+        throw CommandFailure(error)
     }
 }

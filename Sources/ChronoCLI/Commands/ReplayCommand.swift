@@ -58,6 +58,10 @@ struct ReplayCommand: ParsableCommand {
         }
         _ = try sessionConfiguration()
         _ = try wallClockAnchor()
+        if let sessionID { _ = try SessionIDText.validated(sessionID, flag: "--session-id") }
+        guard !device.isEmpty, device.count <= 200, !device.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw ValidationError("--device \(TerminalSafeText.quoted(device)) is not a device name: give 1 to 200 characters without control characters.")
+        }
     }
 
     /// The configuration from the options; its errors are usage errors (shown with this command's usage).
@@ -83,7 +87,7 @@ struct ReplayCommand: ParsableCommand {
         do { script = try ReplayScript.parse(text, source: source) } catch { throw CommandFailure(error) }
 
         let anchor = try wallClockAnchor()
-        let identifier = sessionID ?? SessionIdentifier.derived(
+        let identifier = try sessionID.map { try SessionIDText.validated($0, flag: "--session-id") } ?? SessionIdentifier.derived(
             from: "replay|\(mode)|\(parsedInterval.seconds)|\(configuration.plannedCount)|\(anchor.unixNanoseconds)|\(text)")
         let transcript = VirtualClock.run(configuration: configuration, soundAudible: soundAudible, inputs: script.events)
         let report = ReplayReport.build(
@@ -93,31 +97,35 @@ struct ReplayCommand: ParsableCommand {
     }
 
     private func readEdges() throws -> (String, String) {
-        if edges == "-" {
-            var lines: [String] = []
-            while let line = readLine(strippingNewline: true) { lines.append(line) }
-            return (lines.joined(separator: "\n"), "standard input")
+        let source = edges == "-" ? "standard input" : "The edge file " + TerminalSafeText.quoted(edges, limit: 200)
+        let data = try InputFile.read(edges == "-" ? nil : edges, what: source, limit: Self.maximumEdgeFileBytes)
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw CommandFailure(ReplayScriptError.notText(source: source))
         }
-        guard let data = FileManager.default.contents(atPath: edges) else {
-            throw CommandFailure(message: "Cannot read the edge file '\(edges)': check the path and that it is readable.")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw CommandFailure(message: "The edge file '\(edges)' is not UTF-8 text.")
-        }
-        return (text, edges)
+        return (text, edges == "-" ? "standard input" : edges)
     }
+
+    /// An edge file of a day of presses every 10 ms is about 6 MB; anything past this is not one.
+    static let maximumEdgeFileBytes = 64 << 20
 
     private func wallClockAnchor() throws -> WallClockAnchor {
         if let wallClockStart {
-            if let seconds = Double(wallClockStart), seconds.isFinite {
+            let shown = TerminalSafeText.quoted(wallClockStart)
+            if let seconds = Double(wallClockStart) {
                 // A bare small number is far more likely a year or a typo than a date in the 1970s.
-                guard seconds >= 1e9, seconds < 1e11 else {
-                    throw ValidationError("--wall-clock-start \(wallClockStart) is not a plausible Unix time (seconds since 1970, 10 digits today). Give ISO 8601 with an offset, for example 2026-11-23T08:00:00+01:00.")
+                guard seconds.isFinite, seconds >= 1e9, seconds < Double(TimeLimits.endUnixSeconds) else {
+                    throw ValidationError("--wall-clock-start \(shown) is not a plausible Unix time: give seconds since 1970 from 1000000000 to \(TimeLimits.endUnixSeconds - 1) (2001 to 2099), or ISO 8601 with an offset, for example 2026-11-23T08:00:00+01:00.")
                 }
                 return WallClockAnchor(unixNanoseconds: Int64((seconds * 1e9).rounded()), monotonic: .zero, utcOffsetSeconds: 0)
             }
+            if let year = Int(wallClockStart.prefix(4)), wallClockStart.dropFirst(4).first == "-", year < 1970 || year > 2099 {
+                throw ValidationError("--wall-clock-start \(shown) is out of range: dates go \(TimeLimits.wallClockRangeText).")
+            }
             guard let wall = WallTime(parsing: wallClockStart) else {
-                throw ValidationError("--wall-clock-start '\(wallClockStart)' is neither ISO 8601 with an offset (for example 2026-11-23T08:00:00+01:00 or 2026-11-23T07:00:00Z) nor Unix seconds.")
+                throw ValidationError("--wall-clock-start \(shown) is neither ISO 8601 with an offset (for example 2026-11-23T08:00:00+01:00 or 2026-11-23T07:00:00Z) nor Unix seconds.")
+            }
+            guard TimeLimits.isAcceptedWallClock(unixNanoseconds: wall.unixNanoseconds) else {
+                throw ValidationError("--wall-clock-start \(shown) is out of range: dates go \(TimeLimits.wallClockRangeText).")
             }
             return WallClockAnchor(unixNanoseconds: wall.unixNanoseconds, monotonic: .zero, utcOffsetSeconds: wall.utcOffsetSeconds)
         }

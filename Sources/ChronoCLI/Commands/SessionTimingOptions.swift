@@ -19,13 +19,21 @@ struct SessionTimingOptions: ParsableArguments {
     @Flag(name: .customLong("auto-start"), help: "Start the next attempt by itself when feedback ends.")
     var autoStart = false
 
+    /// The accepted range of each timing flag, in milliseconds: wide enough for any person and any
+    /// button, narrow enough that no sum of them can overflow (`TimeLimits`).
+    static let debounceRange: ClosedRange<Int64> = 0...1000
+    static let longPressRange: ClosedRange<Int64> = 100...TimeLimits.maximumTimingMilliseconds
+    static let feedbackRange: ClosedRange<Int64> = 0...TimeLimits.maximumTimingMilliseconds
+    static let abortWindowRange: ClosedRange<Int64> = 1...TimeLimits.maximumTimingMilliseconds
+
     func validate() throws {
-        guard debounceMilliseconds >= 0 else { throw ValidationError("--debounce-ms must be 0 or more.") }
+        try BoundedNumber.check(debounceMilliseconds, in: Self.debounceRange, flag: "--debounce-ms", unit: "ms")
+        try BoundedNumber.check(longPressMilliseconds, in: Self.longPressRange, flag: "--long-press-ms", unit: "ms")
+        try BoundedNumber.check(feedbackMilliseconds, in: Self.feedbackRange, flag: "--feedback-ms", unit: "ms")
+        try BoundedNumber.check(abortWindowMilliseconds, in: Self.abortWindowRange, flag: "--abort-window-ms", unit: "ms")
         guard longPressMilliseconds > debounceMilliseconds else {
             throw ValidationError("--long-press-ms (\(longPressMilliseconds)) must be longer than --debounce-ms (\(debounceMilliseconds)).")
         }
-        guard feedbackMilliseconds >= 0 else { throw ValidationError("--feedback-ms must be 0 or more.") }
-        guard abortWindowMilliseconds > 0 else { throw ValidationError("--abort-window-ms must be more than 0.") }
     }
 
     var timing: SessionTiming {

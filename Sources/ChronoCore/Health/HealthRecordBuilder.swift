@@ -52,6 +52,10 @@ public enum HealthRecordBuilder {
         guard outcome.endedAt >= outcome.recordStart else {
             return .none(reason: "The session's end lies before its start; its marks are unreliable.")
         }
+        guard anchor.checkedUnixNanoseconds(at: outcome.recordStart) != nil,
+              anchor.checkedUnixNanoseconds(at: outcome.endedAt) != nil else {
+            return .none(reason: "The session's dates fall outside \(TimeLimits.wallClockRangeText); its marks are unreliable.")
+        }
         return .record(HealthRecord(
             startDate: anchor.wallTime(at: outcome.recordStart),
             endDate: anchor.wallTime(at: outcome.endedAt),

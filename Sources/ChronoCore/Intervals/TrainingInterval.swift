@@ -75,6 +75,8 @@ public enum IntervalError: Error, Equatable, Sendable, CustomStringConvertible {
             return "'\(text)' has more than 59 seconds after the minutes. Write 1m30s rather than 0m90s, or give plain seconds such as 90."
         case .tooShort(let seconds):
             return "\(DurationText.format(wholeSeconds: seconds)) is too short: intervals go from 10s to 120m 59s."
+        case .tooLong(let seconds) where seconds > 1_000_000:
+            return "That interval is far too long: intervals go from 10s to 120m 59s."
         case .tooLong(let seconds):
             return "\(DurationText.format(wholeSeconds: seconds)) is too long: intervals go from 10s to 120m 59s."
         }

@@ -21,6 +21,16 @@ public struct WallClockAnchor: Hashable, Sendable {
         unixNanoseconds + (instant - monotonic).nanoseconds
     }
 
+    /// The wall-clock time of a monotonic instant, nil when it falls outside the accepted range
+    /// (`TimeLimits`) or cannot be computed without overflow.
+    public func checkedUnixNanoseconds(at instant: MonotonicInstant) -> Int64? {
+        let (offset, overflowA) = instant.nanoseconds.subtractingReportingOverflow(monotonic.nanoseconds)
+        guard !overflowA else { return nil }
+        let (result, overflowB) = unixNanoseconds.addingReportingOverflow(offset)
+        guard !overflowB, TimeLimits.isAcceptedWallClock(unixNanoseconds: result) else { return nil }
+        return result
+    }
+
     /// The wall-clock time of a monotonic instant, in this anchor's offset.
     public func wallTime(at instant: MonotonicInstant) -> WallTime {
         WallTime(unixNanoseconds: unixNanoseconds(at: instant), utcOffsetSeconds: utcOffsetSeconds)

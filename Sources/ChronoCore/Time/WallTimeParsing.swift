@@ -51,7 +51,11 @@ extension WallTime {
         guard position == scalars.count else { return nil }
         let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
         let localSeconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-        self.init(unixNanoseconds: (localSeconds - Int64(offset)) * 1_000_000_000 + nanoseconds,
-                  utcOffsetSeconds: offset)
+        // Years up to 9999 fit in seconds but not all in Int64 nanoseconds (the limit is in 2262).
+        let (scaled, overflow) = (localSeconds - Int64(offset)).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return nil }
+        let (total, overflowAdding) = scaled.addingReportingOverflow(nanoseconds)
+        guard !overflowAdding else { return nil }
+        self.init(unixNanoseconds: total, utcOffsetSeconds: offset)
     }
 }

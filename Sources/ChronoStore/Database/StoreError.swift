@@ -15,6 +15,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case invalidValue(String)
     /// A session id that the store does not hold.
     case unknownSession(String)
+    /// The store can be read but not written (a read-only file system or directory, a full disk): a
+    /// reading command works, this one needed to write.
+    case readOnly(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -32,6 +35,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             return message
         case .unknownSession(let id):
             return "No session \(id) in the store."
+        case .readOnly(let path, let reason):
+            return "The store in \(path) can be read but not written (\(reason)); nothing was changed. Reading and exporting still work. Make the directory writable (remount the card read-write, free some space) or choose another with --data-dir."
         }
     }
 }

@@ -14,11 +14,20 @@ extension ChronoStore {
         "abs_percent_error", "zone", "boundary_due_ns", "boundary_fired_ns", "boundary_fired_late_ms",
     ]
 
+    /// The earliest start included by "the last `days` days"; saturates rather than overflowing for
+    /// absurd day counts (every session is then included).
+    static func cutoff(now: Int64, days: Int) -> Int64 {
+        let (span, overflow) = Int64(clamping: max(days, 0)).multipliedReportingOverflow(by: 86_400_000_000_000)
+        if overflow { return Int64.min }
+        let (start, underflow) = now.subtractingReportingOverflow(span)
+        return underflow ? Int64.min : start
+    }
+
     /// Writes the CSV of sessions started in the last `days` days (all when nil) to `sink`, in chunks.
     public func exportCSV(days: Int?, nowUnixNanoseconds now: Int64, to sink: (String) throws -> Void) throws(StoreError) {
         let sessions = try read { db in
             if let days {
-                return try loadSessions(db, filter: "s.started_unix_ns >= ?", arguments: [now - Int64(days) * 86_400_000_000_000])
+                return try loadSessions(db, filter: "s.started_unix_ns >= ?", arguments: [Self.cutoff(now: now, days: days)])
             }
             return try loadSessions(db, filter: "1", arguments: [])
         }

@@ -28,7 +28,13 @@ public struct StoreSettings: Hashable, Sendable {
     public var healthLogPath: String { self[.healthLogFile] }
     public var wallClockCheck: Bool { self[.wallClockCheck] == "on" }
     public var autoStartNextAttempt: Bool { self[.autoStartNextAttempt] == "on" }
-    public var longPress: TimeSpan { .milliseconds(Int64(self[.longPressMilliseconds]) ?? GestureSettings.defaultLongPress.milliseconds) }
+    /// A stored value outside the setting's range (a database edited by hand) falls back to the default.
+    public var longPress: TimeSpan {
+        guard let value = Int(self[.longPressMilliseconds]), SettingKey.longPressRange.contains(value) else {
+            return GestureSettings.defaultLongPress
+        }
+        return .milliseconds(Int64(value))
+    }
 
     /// `on`, `off`, or `failing: <reason>` (SPEC §4), as the state file and `health status` show it.
     public var healthStatus: String {

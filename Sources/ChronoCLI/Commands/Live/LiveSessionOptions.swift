@@ -44,10 +44,10 @@ struct LiveSessionOptions: ParsableArguments {
     func validate() throws {
         if testIntervalMilliseconds != nil { try TestMode.require(for: "--test-interval-ms") }
         if motorLog != nil { try TestMode.require(for: "--motor-log") }
-        if let testIntervalMilliseconds, testIntervalMilliseconds < 1 {
-            throw ValidationError("--test-interval-ms must be at least 1.")
+        if let testIntervalMilliseconds {
+            try BoundedNumber.check(testIntervalMilliseconds, in: 1...Int64(TrainingInterval.maximumSeconds) * 1000, flag: "--test-interval-ms", unit: "ms")
         }
-        guard keyHoldMilliseconds >= 50 else { throw ValidationError("--key-hold-ms must be at least 50.") }
+        try BoundedNumber.check(keyHoldMilliseconds, in: 50...5000, flag: "--key-hold-ms", unit: "ms")
     }
 
     /// The interval given on the command line (or the hidden test-only one, validated above); nil

@@ -15,19 +15,22 @@ struct ExportCommand: ParsableCommand {
             commandName: "csv",
             abstract: "One row per attempt or Passive boundary, with its session's fields (columns: docs/STORE.md).")
         @OptionGroup var store: StoreOptions
-        @Option(help: "Sessions started in the last N days.") var days: Int = 90
+        @Option(help: "Sessions started in the last N days (1 to 36500; default 90).") var days: Int?
         @Flag(help: "Every session, whenever it was.") var all = false
         @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
 
+        static let daysRange = 1...36_500
+
         func validate() throws {
-            guard days >= 1 else { throw ValidationError("--days must be 1 or more.") }
+            if let days { try BoundedNumber.check(days, in: Self.daysRange, flag: "--days", unit: "days (100 years)") }
+            if all && days != nil { throw ValidationError("--days and --all contradict each other: give one of them.") }
         }
 
         func run() throws {
             try reportingFailures {
                 let opened = try store.openStore()
                 var text = ""
-                try opened.exportCSV(days: all ? nil : days, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds()) { text += $0 }
+                try opened.exportCSV(days: all ? nil : (days ?? 90), nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds()) { text += $0 }
                 try writeOutput(text, to: output)
             }
         }

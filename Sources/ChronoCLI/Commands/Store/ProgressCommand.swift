@@ -29,7 +29,7 @@ struct SessionsCommand: ParsableCommand {
     @Flag(help: "Machine-readable output.") var json = false
 
     func validate() throws {
-        guard limit >= 1 else { throw ValidationError("--limit must be 1 or more.") }
+        try BoundedNumber.check(limit, in: 1...1_000_000, flag: "--limit", unit: "sessions")
     }
 
     func run() throws {

@@ -38,40 +38,15 @@ func openChronoStore(_ location: StoreLocation) throws -> ChronoStore {
     }
 }
 
-/// A failure with a message for the person: printed as `error: …` on standard error, exit status 1.
-struct CommandFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ error: any Error) { description = String(describing: error) }
-    init(message: String) { description = message }
-}
-
-/// Runs a command body, turning any error into a clean message and exit status 1 (no usage dump:
-/// a broken database file is not a usage mistake).
+/// Runs a command body, turning any error into a `CommandFailure` (its message and exit status are
+/// decided once, by the entry point; no usage dump: a broken database file is not a usage mistake).
 func reportingFailures(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let exit as ExitCode {
         throw exit
     } catch {
-        printError("error: \(error)")
-        throw ExitCode(1)
-    }
-}
-
-func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
-}
-
-/// Writes text to a file atomically (temporary file, then rename) or to standard output.
-func writeOutput(_ text: String, to path: String?) throws {
-    guard let path else {
-        FileHandle.standardOutput.write(Data(text.utf8))
-        return
-    }
-    do {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-        throw CommandFailure(message: "Cannot write \(path): \(error.localizedDescription)")
+        throw CommandFailure(error)
     }
 }
 

@@ -1,0 +1,110 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Chronoception {
+    /// Runs the command line and exits with its status (docs/EXIT-CODES.md). Every failure is one
+    /// message on standard error with the `error: ` prefix, sanitised for the terminal; standard output
+    /// is flushed and checked before a success is reported.
+    public static func runAndExit(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        Glibc.exit(execute(arguments))
+    }
+
+    /// Parses and runs `arguments`; returns the exit status instead of exiting (for tests).
+    static func execute(_ arguments: [String]) -> Int32 {
+        StandardOutput.guardDescriptors()
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            let repaired = NegativeNumberArguments.repaired(arguments)
+            if repaired != arguments, let retried = try? parseAsRoot(repaired) {
+                command = retried
+            } else if repaired != arguments {
+                do { _ = try parseAsRoot(repaired) } catch let second { return reportParseFailure(second) }
+                return reportParseFailure(error)
+            } else {
+                return reportParseFailure(error)
+            }
+        }
+        do {
+            try command.run()
+            try StandardOutput.flush()
+            return ExitStatus.success.rawValue
+        } catch {
+            return reportRunFailure(error)
+        }
+    }
+
+    /// Help and version go to standard output with status 0; parse errors get the usage.
+    static func reportParseFailure(_ error: any Error) -> Int32 {
+        let code = exitCode(for: error).rawValue
+        let text = fullMessage(for: error)
+        if code == 0 {
+            do { try StandardOutput.write(text + "\n") } catch { return reportRunFailure(error) }
+            return 0
+        }
+        var message = text
+        if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst("Error: ".count) }
+        if !message.hasPrefix("error: ") { message = "error: " + message }
+        printError(message)
+        return code == 1 ? ExitStatus.classifying(error).rawValue : code
+    }
+
+    /// An error thrown while running: its message once, and its kind's exit status.
+    static func reportRunFailure(_ error: any Error) -> Int32 {
+        if let exit = error as? ExitCode {
+            // The command has said what it had to say; a failed flush still turns success into failure.
+            do { try StandardOutput.flush() } catch {
+                if exit.rawValue == 0 { return reportRunFailure(error) }
+            }
+            return exit.rawValue
+        }
+        if error is CleanExit { return reportParseFailure(error) }
+        let failure = CommandFailure(error)
+        printError("error: " + failure.description)
+        return failure.status.rawValue
+    }
+}
+
+/// `--attempts -1` reads to the argument parser as an option `-1`, so the person would be told a value
+/// is missing. Joined as `--attempts=-1`, the value reaches its range check and the message names it;
+/// a negative number given as a positional value (`settings set long-press-ms -1`) moves to the end,
+/// after a `--`. The repaired line is used only when it parses.
+enum NegativeNumberArguments {
+    static func isNegativeNumber(_ token: String) -> Bool {
+        guard token.hasPrefix("-"), token.count > 1 else { return false }
+        let rest = token.dropFirst()
+        guard let first = rest.first, first.isNumber || first == "." else { return false }
+        return rest.allSatisfy { $0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "+" || $0 == "-" || $0 == "_" }
+    }
+
+    static func repaired(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var positionals: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let token = arguments[index]
+            if token == "--" { result += arguments[index...]; break }
+            if isNegativeNumber(token) {
+                if let last = result.last, last.hasPrefix("--"), !last.contains("="), last != "--" {
+                    result[result.count - 1] = last + "=" + token
+                } else {
+                    positionals.append(token)
+                }
+            } else {
+                result.append(token)
+            }
+            index += 1
+        }
+        if !positionals.isEmpty {
+            if let separator = result.firstIndex(of: "--") {
+                result.insert(contentsOf: positionals, at: separator + 1)
+            } else {
+                result += ["--"] + positionals
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,49 @@
+/// Makes text that came from outside (a file's line, a flag's value, a board's description) safe to
+/// print on a terminal: control characters and terminal escapes are shown as `\u{1B}`-style escapes,
+/// NUL as `\0`, and each line is cut to a readable length with the number of characters left out. One
+/// helper, used for every error message and every echoed value.
+enum TerminalSafeText {
+    /// The longest line shown; longer ones keep their start and end.
+    static let maximumLineLength = 240
+
+    /// `text` with control characters escaped and every line shortened to `maximumLineLength`.
+    /// Newlines between lines are kept when `keepNewlines` (multi-line messages such as usage).
+    static func sanitized(_ text: String, keepNewlines: Bool = true) -> String {
+        if keepNewlines {
+            return text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { shortened(escaped(Substring($0))) }.joined(separator: "\n")
+        }
+        return shortened(escaped(Substring(text)))
+    }
+
+    /// A value to quote inside a message: escaped and shortened to `limit` characters.
+    static func quoted(_ value: String, limit: Int = 60) -> String {
+        "'" + shortened(escaped(Substring(value)), limit: limit) + "'"
+    }
+
+    private static func escaped(_ text: Substring) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0: result += "\\0"
+            case 0x09: result += "\\t"
+            case 0x0A: result += "\\n"
+            case 0x0D: result += "\\r"
+            case 0x01...0x1F, 0x7F, 0x80...0x9F:
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            case 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+                // Line separators and bidirectional overrides reorder or break what the reader sees.
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func shortened(_ line: String, limit: Int = maximumLineLength) -> String {
+        guard line.count > limit else { return line }
+        let keep = max(limit / 2 - 10, 8)
+        let omitted = line.count - 2 * keep
+        return String(line.prefix(keep)) + "…(\(omitted) characters)…" + String(line.suffix(keep))
+    }
+}

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why output could not be written, worded for the person, with the exit status it earns.
+struct OutputError: Error, Equatable, CustomStringConvertible {
+    var description: String
+    var status: ExitStatus
+
+    /// A write to `what` failed with `errno`.
+    static func writeFailed(_ what: String, errno code: Int32, partialRemoved: Bool = true) -> OutputError {
+        let reason = String(cString: strerror(code))
+        let fix: String
+        switch code {
+        case ENOSPC, EDQUOT: fix = "free some space, or write somewhere else"
+        case EBADF: fix = "standard output is closed; redirect it to a file or a pipe"
+        case EPIPE: fix = "the reader went away before the output was complete"
+        case EROFS: fix = "the file system is read-only; write somewhere else"
+        case EACCES, EPERM: fix = "check the permissions, or write somewhere else"
+        default: fix = "check the destination, or write somewhere else"
+        }
+        return OutputError(description: "Cannot write \(what): \(reason)\(partialRemoved ? ". Nothing partial was left behind" : ""); \(fix).",
+                           status: code == EACCES || code == EPERM || code == EROFS ? .permission : .ioError)
+    }
+
+    static func refused(_ path: String, because reason: String) -> OutputError {
+        OutputError(description: "Will not write \(TerminalSafeText.quoted(path, limit: 200)): \(reason). Give a regular file's path with -o, or leave -o out to write to standard output.",
+                    status: .outputRefused)
+    }
+}

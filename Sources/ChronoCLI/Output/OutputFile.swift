@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes a command's output to the path given with `-o`, without ever damaging what is there:
+///
+/// - a regular file (new or existing) is written to a temporary file beside it, synced, then renamed
+///   over it, so a full disk or a crash leaves the old file or nothing — never a partial one;
+/// - a symbolic link to a regular file: the same, at the link's target (the link stays a link);
+/// - the file standard output already is (`-o /dev/stdout`): written to standard output;
+/// - a device, FIFO or socket (`/dev/full`, `<(…)`): opened and written in place, never replaced;
+/// - a directory or a dangling link: refused.
+enum OutputFile {
+    static func write(_ text: String, to path: String) throws(OutputError) {
+        var target = stat()
+        if stat(path, &target) != 0 {
+            let code = errno
+            var link = stat()
+            if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
+                throw .refused(path, because: "it is a symbolic link to something that does not exist")
+            }
+            guard code == ENOENT else { throw .writeFailed(TerminalSafeText.quoted(path, limit: 200), errno: code) }
+            try replace(path, with: text, mode: 0o644)
+            return
+        }
+        var output = stat()
+        if fstat(STDOUT_FILENO, &output) == 0 && output.st_dev == target.st_dev && output.st_ino == target.st_ino {
+            try StandardOutput.write(text)
+            return
+        }
+        switch target.st_mode & S_IFMT {
+        case S_IFREG:
+            var link = stat()
+            var destination = path
+            if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
+                guard let resolved = realpath(path, nil) else { throw .writeFailed(TerminalSafeText.quoted(path, limit: 200), errno: errno) }
+                destination = String(cString: resolved)
+                free(resolved)
+            }
+            try replace(destination, with: text, mode: target.st_mode & 0o7777)
+        case S_IFDIR:
+            throw .refused(path, because: "it is a directory")
+        default:
+            try writeInPlace(path, text)
+        }
+    }
+
+    /// Temporary file in the same directory, fsync, rename, fsync the directory.
+    private static func replace(_ path: String, with text: String, mode: mode_t) throws(OutputError) {
+        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        var template = Array("\(directory)/.\(name).tmp-XXXXXX".utf8CString)
+        let descriptor = mkstemp(&template)
+        let shown = TerminalSafeText.quoted(path, limit: 200)
+        guard descriptor >= 0 else { throw .writeFailed(shown, errno: errno) }
+        let temporary = String(cString: template)
+        var failure: Int32 = 0
+        if !writeAll(descriptor, text) { failure = errno }
+        if failure == 0 && fchmod(descriptor, mode) != 0 { failure = errno }
+        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw .writeFailed(shown, errno: failure)
+        }
+        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
+
+    private static func writeInPlace(_ path: String, _ text: String) throws(OutputError) {
+        let shown = TerminalSafeText.quoted(path, limit: 200)
+        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .writeFailed(shown, errno: errno) }
+        var failure: Int32 = 0
+        if !writeAll(descriptor, text) { failure = errno }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure != 0 { throw .writeFailed(shown, errno: failure, partialRemoved: false) }
+    }
+
+    /// Writes every byte, retrying short writes and EINTR; false with errno set on failure.
+    static func writeAll(_ descriptor: Int32, _ text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        return bytes.withUnsafeMutableBytes { buffer -> Bool in
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                if written == 0 { errno = EIO; return false }
+                offset += written
+            }
+            return true
+        }
+    }
+}
+
+/// Writes a command's text to `-o PATH`, or to standard output without `-o`.
+func writeOutput(_ text: String, to path: String?) throws {
+    if let path { try OutputFile.write(text, to: path) } else { try StandardOutput.write(text) }
+}
