@@ -106,15 +106,21 @@ public final class ChronoStore: Sendable {
         }
     }
 
+    /// The directory holding `path` ("." for a bare name), or nil at the root or at ".".
+    static func parentDirectory(of path: String) -> String? {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard trimmed != "/", trimmed != "." else { return nil }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
     /// Why the store cannot be written, or nil when it can. A directory that does not exist yet is
     /// writable when its nearest existing parent is.
     static func readOnlyReason(directory: String, exists: Bool) -> String? {
         var probe = directory
         var info = stat()
-        while stat(probe, &info) != 0 {
-            var parent = (probe as NSString).deletingLastPathComponent
-            if parent.isEmpty { parent = "." }
-            if parent == probe { break }
+        while stat(probe, &info) != 0, let parent = parentDirectory(of: probe) {
             probe = parent
         }
         if access(probe, W_OK | X_OK) != 0 {
