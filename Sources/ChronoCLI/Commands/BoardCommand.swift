@@ -28,8 +28,8 @@ struct BoardListCommand: ParsableCommand {
             } catch {
                 summary = "INVALID: run `chronoception board show \(entry.name)`"
             }
-            print("\(entry.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(summary)")
-            print("\(String(repeating: " ", count: 23))\(entry.path)")
+            print(TerminalSafeText.sanitized("\(entry.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(summary)", keepNewlines: false))
+            print(TerminalSafeText.sanitized("\(String(repeating: " ", count: 23))\(entry.path)", keepNewlines: false))
         }
     }
 }
