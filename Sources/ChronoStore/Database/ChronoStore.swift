@@ -67,6 +67,13 @@ public final class ChronoStore: Sendable {
         }
     }
 
+    /// Records, for every database this process checked, that its files as they are now are sound,
+    /// so the next open can skip `quick_check` if nothing changed them. Call when the command is done
+    /// and its stores are released (the command-line entry point does).
+    public static func rememberVerifiedDatabases() {
+        VerifiedMarker.refreshAll()
+    }
+
     /// Opens an existing, checked database without ever writing to it.
     private static func openReadOnly(
         _ location: StoreLocation, reason: String, clock: any WallClockStatus,
