@@ -47,6 +47,9 @@ struct BoardShowCommand: ParsableCommand {
     func run() throws {
         let configuration = try loadBoard(board)
         print(BoardDescription(configuration).text)
+        for (button, role) in [(configuration.button, "button"), (configuration.secondButton, "second_button")] {
+            if let button, let line = BoardDescription.resolution(of: button, role: role) { print(line) }
+        }
     }
 }
 

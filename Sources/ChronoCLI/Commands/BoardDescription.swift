@@ -29,6 +29,22 @@ struct BoardDescription {
         case .gpiod(let line):
             return "gpiod chip \(line.chip), \(line.line), \(line.activeLow ? "active-low" : "active-high"), "
                 + "bias \(line.bias.rawValue), debounce \(button.debounceMilliseconds) ms"
+        case .evdev(let input):
+            return "evdev \(input.device), key \(input.keyName) (\(EvdevKeyName.name(of: input.keyCode))), "
+                + "\(input.grab ? "grabbed (its keys reach no other program)" : "not grabbed"), debounce \(button.debounceMilliseconds) ms"
+        }
+    }
+
+    /// Where an evdev button's device reference leads on this machine right now, or why nowhere.
+    static func resolution(of button: ButtonConfiguration, role: String,
+                           finder: EvdevDeviceFinder = EvdevDeviceFinder()) -> String? {
+        guard case .evdev(let input) = button.driver else { return nil }
+        do {
+            let path = try finder.resolve(input.device, keyCode: input.keyCode, role: role)
+            let device = finder.scan(keyCode: input.keyCode).devices.first { $0.path == path || $0.byIdPaths.contains(path) }
+            return "\(role) device: \(path)\(device.map { " = \($0.path), \"\($0.name)\"" } ?? "")"
+        } catch {
+            return "\(role) device: not found now: \(error.detail). Fix: \(error.fix)"
         }
     }
 

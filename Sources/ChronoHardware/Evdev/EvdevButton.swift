@@ -80,6 +80,17 @@ public final class EvdevButton: ButtonInput, Sendable {
     /// The last other key pressed on the device, so `board check` can say which key it really sends.
     public var lastOtherKeyPressed: UInt16? { state.withLock { $0?.decoder.lastOtherKeyPressed } }
 
+    /// Whether the device has been unplugged: a read says ENODEV. Events still queued are dropped, so
+    /// ask only once the loop has ended.
+    public func isUnplugged() -> Bool {
+        do {
+            _ = try readEdges()
+            return false
+        } catch {
+            return (error as? EvdevError)?.kind == .deviceGone
+        }
+    }
+
     public func close() {
         state.withLock { open in
             if let device = open { chrono_evdev_close(device.handle.pointer) }

@@ -82,7 +82,11 @@ public struct EvdevDeviceFinder: Sendable {
             throw EvdevError(kind: .permissionDenied, role: role, device: first,
                              detail: "cannot look for \(reference): permission denied on \(scan.unreadable.joined(separator: ", "))")
         }
-        throw notFound(reference, keyCode: keyCode, role: role, scan: scan, detail: "found no \(reference == .firstKeyboard ? "keyboard with \(EvdevKeyName.name(of: keyCode))" : "\(reference)")")
+        let detail = switch reference {
+        case .name(let text): "no input device's name contains \"\(text)\""
+        default: "found no keyboard with \(EvdevKeyName.name(of: keyCode))"
+        }
+        throw notFound(reference, keyCode: keyCode, role: role, scan: scan, detail: detail)
     }
 
     /// "no such device", listing the devices that have the key.
@@ -95,6 +99,15 @@ public struct EvdevDeviceFinder: Sendable {
         }
         return EvdevError(kind: scan.devices.isEmpty && !scan.unreadable.isEmpty ? .permissionDenied : .noSuchDevice,
                           role: role, device: "\(reference)", detail: detail, found: scan.devices.filter(\.hasKey))
+    }
+
+    /// Blocks until a device node or by-id link appears under the input folder, or `timeoutMilliseconds`
+    /// pass (inotify: no polling loop). The caller then tries to resolve again.
+    public func waitForNewDevices(timeoutMilliseconds: Int32) {
+        if chrono_evdev_wait_for_new_devices(inputFolder, timeoutMilliseconds) < 0 {
+            // Cannot watch (no /dev/input yet): wait out the timeout instead of spinning.
+            HardwareClock.sleep(untilMonotonicNanoseconds: HardwareClock.monotonicNanoseconds() + Int64(timeoutMilliseconds) * 1_000_000)
+        }
     }
 
     /// event path → the by-id links that point at it.

@@ -42,8 +42,8 @@ public struct EvdevError: Error, Equatable, Sendable, CustomStringConvertible {
         switch kind {
         case .noSuchDevice, .notAnInputDevice, .keyMissing:
             let listing = found.isEmpty
-                ? "no readable input device has that key here (plug the device in; `ls -l /dev/input/by-id` lists them)"
-                : "devices found: " + found.map(\.listing).joined(separator: "; ")
+                ? "No readable input device here has that key (plug the device in; `ls -l /dev/input/by-id` lists devices)."
+                : "Devices found with that key: " + found.map(\.listing).joined(separator: "; ")
             return "set `\(role).device` to one of the devices found (a /dev/input/by-id path is stable across reboots), "
                 + "`\(role).device_name` to part of its name, or `\(role).device: first-keyboard`, and `\(role).key` "
                 + "to a key it has. \(listing)"
