@@ -1,7 +1,5 @@
 import ChronoHardware
-import Foundation
 import Glibc
-import Synchronization
 
 /// Drives the real evdev button (libevdev, EVIOCSCLOCKID, EVIOCGRAB) against a uinput keyboard in
 /// the VM: edges and their kernel stamps, auto-repeat, a long press, an overflow (SYN_DROPPED),
@@ -83,67 +81,42 @@ struct EvdevChecks {
         }
     }
 
-    /// Press → user space as the loop sees it: a reader thread blocked in poll on the device, woken by
-    /// a press written from another thread; the figure is the read time minus the kernel's stamp.
+    /// Press → user space as the loop sees it (`WakeLatency`: the reader blocked on its own thread).
     private func latency(_ keyboard: UinputKeyboard) {
         report.check("press → user space with the reader blocked in poll on its own thread, as the loop is") {
             let button = try EvdevButton(path: keyboard.path, keyCode: UinputKeyboard.space, grab: false)
             defer { button.close() }
-            let latencies = Samples()
-            let finished = DispatchSemaphore(value: 0)
-            let presses = Self.presses
-            let reader = Thread {
-                var edges = 0
-                let giveUp = HardwareClock.monotonicNanoseconds() + 10_000_000_000
-                while edges < 2 * presses, HardwareClock.monotonicNanoseconds() < giveUp {
-                    var entry = pollfd(fd: button.pollDescriptor, events: Int16(POLLIN), revents: 0)
-                    _ = poll(&entry, 1, 1000)
-                    guard let read = try? button.readEdges() else { break }
-                    let readAt = HardwareClock.monotonicNanoseconds()
-                    edges += read.count
-                    let lates = read.filter { $0.direction == .pressed }.map { readAt - $0.monotonicNanoseconds }
-                    latencies.values.withLock { $0 += lates }
-                }
-                finished.signal()
-            }
-            reader.start()
-            let start = now() + 20_000_000
-            for index in 0..<presses {
-                HardwareClock.sleep(untilMonotonicNanoseconds: start + Int64(index) * 20_000_000)
-                keyboard.write(UinputKeyboard.space, 1)
-                HardwareClock.sleep(untilMonotonicNanoseconds: start + Int64(index) * 20_000_000 + 10_000_000)
-                keyboard.write(UinputKeyboard.space, 0)
-            }
-            finished.wait()
-            let sorted = latencies.values.withLock { $0 }.sorted()
-            guard !sorted.isEmpty else { return (false, "no press read") }
-            let median = sorted[sorted.count / 2] / 1000
-            let p90 = sorted[sorted.count * 9 / 10] / 1000
-            let worst = sorted[sorted.count - 1] / 1000
-            report.note("evdev press → user space under TCG (reader blocked in poll, kernel stamp to read): median \(median) µs, "
-                + "p90 \(p90) µs, max \(worst) µs over \(sorted.count) presses")
-            return (sorted.count == presses && sorted[0] >= 0,
-                    "\(sorted.count) presses; median \(median) µs, p90 \(p90) µs, max \(worst) µs")
+            let latency = WakeLatency.measure(button, presses: Self.presses,
+                                              press: { keyboard.write(UinputKeyboard.space, 1) },
+                                              release: { keyboard.write(UinputKeyboard.space, 0) })
+            report.note("evdev press → user space under TCG (reader blocked in poll, kernel stamp to read): \(latency.summary)")
+            return (latency.samples.count == Self.presses && latency.samples[0] >= 0, latency.summary)
         }
     }
 
     private func longPress(_ keyboard: UinputKeyboard) {
-        report.check("a 300 ms hold with auto-repeat is one press and one release, 300 ms apart by the kernel's stamps") {
+        report.check("a 300 ms hold with auto-repeat is one press and one release; the stamps' difference is the hold as written") {
             let button = try EvdevButton(path: keyboard.path, keyCode: UinputKeyboard.space, grab: false)
             defer { button.close() }
-            let start = now()
+            let pressBefore = now() / 1000 * 1000
             keyboard.write(UinputKeyboard.space, 1)
+            let pressAfter = now()
             for step in 1...9 {
-                HardwareClock.sleep(untilMonotonicNanoseconds: start + Int64(step) * 30_000_000)
+                HardwareClock.sleep(untilMonotonicNanoseconds: pressBefore + Int64(step) * 30_000_000)
                 keyboard.write(UinputKeyboard.space, 2)
             }
-            HardwareClock.sleep(untilMonotonicNanoseconds: start + 300_000_000)
+            HardwareClock.sleep(untilMonotonicNanoseconds: pressBefore + 300_000_000)
+            let releaseBefore = now() / 1000 * 1000
             keyboard.write(UinputKeyboard.space, 0)
+            let releaseAfter = now()
             var edges: [ButtonEdge] = []
-            while edges.count < 2, now() - start < 3_000_000_000 { edges += try waitForEdges(button, timeoutMilliseconds: 500) }
-            let held = edges.count == 2 ? (edges[1].monotonicNanoseconds - edges[0].monotonicNanoseconds) / 1_000_000 : -1
-            return (edges.map(\.direction) == [.pressed, .released] && (300...320).contains(held),
-                    "edges \(edges.map(\.direction.rawValue)), held \(held) ms")
+            while edges.count < 2, now() - pressBefore < 3_000_000_000 { edges += try waitForEdges(button, timeoutMilliseconds: 500) }
+            guard edges.map(\.direction) == [.pressed, .released] else { return (false, "edges \(edges.map(\.direction.rawValue))") }
+            let held = edges[1].monotonicNanoseconds - edges[0].monotonicNanoseconds
+            // The hold as the kernel stamped it lies between the shortest and longest the writes allow.
+            let written = (releaseBefore - pressAfter - 1000)...(releaseAfter - pressBefore)
+            return (written.contains(held) && held >= 290_000_000,
+                    "held \(held / 1000) µs by the stamps; the writes allow \(written.lowerBound / 1000)–\(written.upperBound / 1000) µs")
         }
     }
 
@@ -243,7 +216,3 @@ struct EvdevChecks {
     }
 }
 
-/// Latency samples shared between the reader thread and the check.
-private final class Samples: Sendable {
-    let values = Mutex<[Int64]>([])
-}
