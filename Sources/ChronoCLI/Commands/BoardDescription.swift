@@ -42,7 +42,8 @@ struct BoardDescription {
         do {
             let path = try finder.resolve(input.device, keyCode: input.keyCode, role: role)
             let device = finder.scan(keyCode: input.keyCode).devices.first { $0.path == path || $0.byIdPaths.contains(path) }
-            return "\(role) device: \(path)\(device.map { " = \($0.path), \"\($0.name)\"" } ?? "")"
+            let node = device.map { $0.path == path ? ", \"\($0.name)\"" : " = \($0.path), \"\($0.name)\"" } ?? ""
+            return "\(role) device: \(path)\(node)"
         } catch {
             return "\(role) device: not found now: \(error.detail). Fix: \(error.fix)"
         }

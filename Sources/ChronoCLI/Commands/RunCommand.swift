@@ -111,7 +111,7 @@ struct RunCommand: ParsableCommand {
             do {
                 let drivers = try BoardDrivers(boardName: options.board, bell: options.bell,
                                                keyHoldMilliseconds: options.keyHoldMilliseconds, motorLog: options.motorLog)
-                if announced { drivers.console.writeLine("The button is back: \(drivers.buttonIntroduction ?? drivers.board.name)") }
+                if announced { drivers.console.writeLine("\(lost == nil ? "Found the button" : "The button is back"): \(drivers.buttonIntroduction ?? drivers.board.name)") }
                 return drivers
             } catch let error as EvdevError where error.kind == .noSuchDevice || error.kind == .deviceGone {
                 if !announced {
