@@ -52,6 +52,9 @@ struct BoardShowCommand: ParsableCommand {
             return
         }
         print(TerminalSafeText.sanitized(BoardDescription(configuration).text))
+        for (button, role) in [(configuration.button, "button"), (configuration.secondButton, "second_button")] {
+            if let button, let line = BoardDescription.resolution(of: button, role: role) { print(TerminalSafeText.sanitized(line)) }
+        }
     }
 }
 
