@@ -92,3 +92,39 @@ struct StoreOpenFaultTests {
         #expect(try store.settings().longPress == GestureSettings.defaultLongPress)
     }
 }
+
+/// Times read back from the file meet the same limits as any input: a damaged row is reported, not
+/// computed with.
+@Suite("Out-of-range values in the database")
+struct StoredValueFaultTests {
+    @Test("a mark near Int64.max and an absurd UTC offset are reported as damage by every reader")
+    func damagedRowsAreReported() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ChronoStore.openForTest(directory)
+        try store.importFinishedSessions((0..<5).map { Sample.finish("S\($0)", Sample.attempts(.challenge, [61, 62, 63])) }, nowUnixNanoseconds: Sample.now)
+        try store.pool.write { db in
+            try db.execute(sql: "UPDATE attempt SET tap_mono_ns = 9223372036854775807 WHERE attempt_index = 1")
+        }
+        func isCorrupt(_ body: () throws -> Void) -> Bool {
+            do { try body(); return false } catch let error as StoreError {
+                if case .corrupt = error { return true }
+                return false
+            } catch { return false }
+        }
+        #expect(isCorrupt { try store.exportCSV(days: nil, nowUnixNanoseconds: Sample.now) { _ in } })
+        #expect(isCorrupt { _ = try store.healthRecords() })
+        try store.pool.write { db in
+            try db.execute(sql: "UPDATE attempt SET tap_mono_ns = start_mono_ns + 60000000000")
+            try db.execute(sql: "UPDATE session SET utc_offset_seconds = 9223372036854775807")
+        }
+        #expect(isCorrupt { _ = try store.recentSessions(limit: 10) })
+        #expect(isCorrupt { _ = try store.progress(nowUnixNanoseconds: Sample.now, utcOffsetSeconds: 0) })
+    }
+
+    @Test("a damaged interval stays inside the interval range")
+    func damagedIntervalIsBounded() {
+        #expect(ChronoStore.interval(milliseconds: .max).span.nanoseconds == Int64(TrainingInterval.maximumSeconds) * 1_000_000_000)
+        #expect(ChronoStore.interval(milliseconds: -5).span.nanoseconds == 1_000_000)
+    }
+}

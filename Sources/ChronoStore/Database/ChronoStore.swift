@@ -168,6 +168,7 @@ public final class ChronoStore: Sendable {
 
     func mapped(_ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
+        if let error = error as? StoredValueCheck.OutOfRange { return .corrupt(path: location.databasePath, detail: error.description) }
         if let error = error as? DatabaseError { return StoreError(path: location.databasePath, error) }
         return .database(path: location.databasePath, detail: String(describing: error))
     }
