@@ -9,14 +9,6 @@ public struct IdleMenu: Hashable, Sendable {
     public enum State: Hashable, Sendable {
         case idle
         case browsing(index: Int, until: MonotonicInstant)
-
-        /// The state name used in the state file (SPEC §2: Idle, Configuring).
-        public var name: String {
-            switch self {
-            case .idle: return "Idle"
-            case .browsing: return "Configuring"
-            }
-        }
     }
 
     /// What the menu asks the runtime to do.
@@ -47,6 +39,9 @@ public struct IdleMenu: Hashable, Sendable {
         self.patterns = patterns
         gestures = GestureRecognizer(settings: lastConfiguration.gestures)
     }
+
+    /// Whether the button is held down now (a gesture is under way).
+    public var isPressed: Bool { gestures.isPressed }
 
     public var nextDeadline: MonotonicInstant? {
         var candidates: [MonotonicInstant] = []

@@ -49,14 +49,6 @@ public enum SessionPhase: Hashable, Sendable {
         case .interrupted: return "Interrupted"
         }
     }
-
-    /// Whether the session has ended (a summary may still be showing).
-    public var isOver: Bool {
-        switch self {
-        case .sessionSummary, .completed, .aborted, .interrupted: return true
-        default: return false
-        }
-    }
 }
 
 /// One Passive boundary: boundary k is due at `start + k × interval`.

@@ -103,6 +103,15 @@ public struct SessionEngine: Hashable, Sendable {
         return finish(.interrupted, endedAt: now, reason: reason, at: now)
     }
 
+    /// The session is discarded from outside the button (the companion): it ends aborted, which is
+    /// never logged, with the discarded cue — as two long presses would.
+    public mutating func discard(at now: MonotonicInstant, reason: String) -> [SessionEffect] {
+        var effects = began ? [] : begin()
+        effects += advance(to: now)
+        guard outcome == nil else { return effects }
+        return effects + [vibrate(.discarded, at: now)] + finish(.aborted, endedAt: now, reason: reason, at: now)
+    }
+
     /// Handles every deadline at or before `now`, each at its own instant, in time order.
     private mutating func advance(to now: MonotonicInstant) -> [SessionEffect] {
         var effects: [SessionEffect] = []

@@ -32,15 +32,19 @@ public final class SessionLoop {
         public var lockMemory: Bool
         /// Turn SIGINT/SIGTERM/SIGHUP/SIGQUIT into an orderly stop (commands: yes; tests: no).
         public var catchSignals: Bool
+        /// SIGHUP asks the controller to reload (`ControllerMessage.hangup`) instead of stopping: the
+        /// daemon's convention. Only with `catchSignals`.
+        public var reloadOnHangup: Bool
 
         public init(onsetLatency: TimeSpan = .zero, safeMaximumOn: TimeSpan = .milliseconds(1000),
                     realtimePriority: Int32? = RealtimeScheduling.defaultPriority, lockMemory: Bool = true,
-                    catchSignals: Bool = true) {
+                    catchSignals: Bool = true, reloadOnHangup: Bool = false) {
             self.onsetLatency = onsetLatency
             self.safeMaximumOn = safeMaximumOn
             self.realtimePriority = realtimePriority
             self.lockMemory = lockMemory
             self.catchSignals = catchSignals
+            self.reloadOnHangup = reloadOnHangup
         }
     }
 
@@ -94,12 +98,15 @@ public final class SessionLoop {
     /// A handle other threads may use to stop the loop.
     public var stopper: LoopStopper { LoopStopper(mailbox: mailbox) }
 
+    /// A handle other threads may use to message the controller (snapshots, requests).
+    public var messenger: LoopMessenger { LoopMessenger(mailbox: mailbox) }
+
     /// Runs on the calling thread (which becomes the real-time loop thread) until the controller is
     /// finished or the loop is stopped. The motor is off when this returns or throws.
     public func run() throws -> Report {
         let realtime = settings.realtimePriority.map { RealtimeScheduling.apply(priority: $0, lockMemory: settings.lockMemory) }
         if let realtime, !realtime.refusals.isEmpty { postLine(realtime.line) }
-        let signals = settings.catchSignals ? try SignalCatcher() : nil
+        let signals = settings.catchSignals ? try SignalCatcher(reloadOnHangup: settings.reloadOnHangup) : nil
         var ending = Ending.finished
         var failure: Error?
         do {
@@ -112,6 +119,9 @@ public final class SessionLoop {
         gate.switchOff()
         // Clean-up may block (draining the writer, waiting for a sound to end): not at real-time priority.
         if realtime?.fifo == true { RealtimeScheduling.leave() }
+        for case .controller(.request(_, let reply)) in mailbox.close() {
+            writer.post { reply(.refused(.stopping)) }
+        }
         soundPlayer?.finish()
         writer.finish()
         signals?.restoreDefaults()
@@ -141,9 +151,16 @@ public final class SessionLoop {
             // Motor edges first: a pulse due now must not wait for the work below.
             try applyMotor(now: now)
 
-            if let signals, ready.readable.contains(signals.descriptor), let number = signals.drain().first {
-                ending = .signal(number)
-                execute(controller.stop(at: now, reason: "stopped by \(Self.signalName(number))"), now: now)
+            // Within one wake-up, inputs go in instant order: the button's edges carry their own
+            // (earlier) timestamps, while a message or a signal is stamped with the wake-up instant.
+            if let button, ready.readable.contains(button.pollDescriptor) {
+                let edges = try button.readEdges().sorted { $0.monotonicNanoseconds < $1.monotonicNanoseconds }
+                for edge in edges {
+                    let raw = RawButtonEdge(pressed: edge.direction == .pressed,
+                                            at: MonotonicInstant(nanoseconds: edge.monotonicNanoseconds))
+                    execute(controller.handle(.button(raw)), now: now)
+                }
+                now = max(now, MonotonicClock.now())
             }
             if ready.readable.contains(mailbox.wakeup.descriptor) {
                 for message in mailbox.takeAll() {
@@ -154,16 +171,20 @@ public final class SessionLoop {
                     case .soundLost(let reason):
                         postLine("Sound failed: \(reason)")
                         execute(controller.handle(.soundLost(at: now)), now: now)
+                    case .controller(let message):
+                        execute(controller.receive(message, at: now), now: now)
                     }
                 }
             }
-            if let button, ready.readable.contains(button.pollDescriptor) {
-                let edges = try button.readEdges().sorted { $0.monotonicNanoseconds < $1.monotonicNanoseconds }
-                now = MonotonicClock.now()
-                for edge in edges {
-                    let raw = RawButtonEdge(pressed: edge.direction == .pressed,
-                                            at: MonotonicInstant(nanoseconds: edge.monotonicNanoseconds))
-                    execute(controller.handle(.button(raw)), now: now)
+            if let signals, ready.readable.contains(signals.descriptor) {
+                for number in signals.drain() {
+                    if number == SIGHUP && settings.reloadOnHangup {
+                        postLine("SIGHUP: reading the board file and the settings again.")
+                        execute(controller.receive(.hangup, at: now), now: now)
+                    } else if ending == .finished {
+                        ending = .signal(number)
+                        execute(controller.stop(at: now, reason: "stopped by \(Self.signalName(number))"), now: now)
+                    }
                 }
             }
             if let button, ready.hungUp.contains(button.pollDescriptor), !ready.readable.contains(button.pollDescriptor) {
@@ -214,6 +235,10 @@ public final class SessionLoop {
                 if let recorder = sinks.recorder { writer.post { recorder.sessionStarted(record) } }
             case .sessionFinished(let record):
                 if let recorder = sinks.recorder { writer.post { recorder.sessionFinished(record) } }
+            case .event(let event):
+                if let events = sinks.events { writer.post { events.deliver(event) } }
+            case .offLoop(let job):
+                writer.post(job)
             }
         }
     }
@@ -224,9 +249,10 @@ public final class SessionLoop {
     }
 
     private func publish(_ state: RuntimeState) {
-        guard state != lastState, let publisher = statePublisher else { return }
+        guard state != lastState else { return }
         lastState = state
-        writer.post { publisher.publish(state) }
+        if let publisher = statePublisher { writer.post { publisher.publish(state) } }
+        if let events = sinks.events { writer.post { events.deliver(.stateChanged(state)) } }
     }
 
     static func signalName(_ number: Int32) -> String {

@@ -26,7 +26,7 @@ public final class JSONLinesRecorder: SessionRecorder {
     /// The JSON of one completed session.
     public static func line(for finish: SessionFinishRecord) -> JSONValue {
         let outcome = finish.outcome
-        let decision = HealthRecordBuilder.decide(for: outcome, sessionID: finish.sessionID, device: finish.board, anchor: finish.anchor)
+        let decision = finish.healthDecision
         var members: [(String, JSONValue)] = [
             ("session_id", .string(finish.sessionID)),
             ("status", .string(outcome.status.rawValue)),
