@@ -83,7 +83,9 @@ public final class DeviceDaemonController: LoopController {
                 actions.append(.console("Idle."))
                 actions.append(.state(idleState(offering: nil)))
             case .startSession(let configuration, let at):
-                actions += startSession(configuration, at: at)
+                // The menu may predate the latest snapshot (a press was under way when it came): the
+                // session still gets the current settings.
+                actions += startSession(snapshot.refreshed(configuration), at: at)
             }
         }
         if runner == nil, menuOutdated { actions += rebuildMenuIfFree(at: event.instant) }
