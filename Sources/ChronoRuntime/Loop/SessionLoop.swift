@@ -151,29 +151,33 @@ public final class SessionLoop {
             // Motor edges first: a pulse due now must not wait for the work below.
             try applyMotor(now: now)
 
-            // Within one wake-up, inputs go in instant order: the button's edges carry their own
-            // (earlier) timestamps, while a message or a signal is stamped with the wake-up instant.
+            // Within one wake-up, everything stamped up to now goes first, in instant order (the shared
+            // `EventFeeding`, as on the virtual clock): the button's edges with their own (earlier)
+            // kernel timestamps, sound lost as noticed now, and each deadline due before or between
+            // them at its own instant. Then what only has "now": stop requests, controller messages, signals.
+            var inputs: [SessionEvent] = []
             if let button, ready.readable.contains(button.pollDescriptor) {
-                let edges = try button.readEdges().sorted { $0.monotonicNanoseconds < $1.monotonicNanoseconds }
-                for edge in edges {
-                    let raw = RawButtonEdge(pressed: edge.direction == .pressed,
-                                            at: MonotonicInstant(nanoseconds: edge.monotonicNanoseconds))
-                    execute(controller.handle(.button(raw)), now: now)
+                for edge in try button.readEdges() {
+                    inputs.append(.button(RawButtonEdge(pressed: edge.direction == .pressed,
+                                                        at: MonotonicInstant(nanoseconds: edge.monotonicNanoseconds))))
                 }
                 now = max(now, MonotonicClock.now())
             }
-            if ready.readable.contains(mailbox.wakeup.descriptor) {
-                for message in mailbox.takeAll() {
-                    switch message {
-                    case .stop(let reason):
-                        if ending == .finished { ending = .stopped(reason: reason) }
-                        execute(controller.stop(at: now, reason: reason), now: now)
-                    case .soundLost(let reason):
-                        postLine("Sound failed: \(reason)")
-                        execute(controller.handle(.soundLost(at: now)), now: now)
-                    case .controller(let message):
-                        execute(controller.receive(message, at: now), now: now)
-                    }
+            let messages = ready.readable.contains(mailbox.wakeup.descriptor) ? mailbox.takeAll() : []
+            for case .soundLost(let reason) in messages {
+                postLine("Sound failed: \(reason)")
+                inputs.append(.soundLost(at: now))
+            }
+            try feed(inputs, upTo: now)
+            for message in messages {
+                switch message {
+                case .stop(let reason):
+                    if ending == .finished { ending = .stopped(reason: reason) }
+                    execute(controller.stop(at: now, reason: reason), now: now)
+                case .soundLost:
+                    break
+                case .controller(let message):
+                    execute(controller.receive(message, at: now), now: now)
                 }
             }
             if let signals, ready.readable.contains(signals.descriptor) {
@@ -192,13 +196,8 @@ public final class SessionLoop {
                 if ending == .finished { ending = .stopped(reason: reason) }
                 execute(controller.stop(at: now, reason: reason), now: now)
             }
-            // Deadlines due, each at its own instant and in order, as on the virtual clock.
-            while let deadline = controller.nextDeadline, deadline <= now, !controller.isFinished {
-                execute(controller.handle(.deadline(now: deadline)), now: now)
-                if let next = controller.nextDeadline, next <= deadline {
-                    throw LoopError.deadlineDidNotAdvance(deadline)
-                }
-            }
+            // Deadlines that fell due meanwhile (a request that started a session at `now` asks for none yet).
+            try feed([], upTo: now)
         }
         // A session that ended by itself lets its last cue (discarded, session done) play out; a stop
         // request or a signal switches the motor off at once instead.
@@ -212,6 +211,17 @@ public final class SessionLoop {
             }
         }
         return ending
+    }
+
+    /// Feeds a wake-up's stamped inputs and the due deadlines through `EventFeeding`, the order the
+    /// virtual clock uses too. `now` is when the actions are executed (the instant the loop acts).
+    private func feed(_ inputs: [SessionEvent], upTo now: MonotonicInstant) throws {
+        guard !controller.isFinished else { return }
+        let fed = EventFeeding.feed(inputs, deadlinesUpTo: now, nextDeadline: { controller.nextDeadline }) { event in
+            execute(controller.handle(event), now: now)
+            return !controller.isFinished
+        }
+        if let stalled = fed.stalledAt { throw LoopError.deadlineDidNotAdvance(stalled) }
     }
 
     private func applyMotor(now: MonotonicInstant) throws {
