@@ -56,7 +56,7 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
         var patterns = (try? store.patternBook(ranked: ranked.filter { $0.useCount > 0 }, nowUnixSeconds: now))
             ?? (try? store.savedPatternBook()) ?? IntervalPatternBook()
         let storedLast = (try? store.lastConfiguration()) ?? nil
-        let health = Self.healthText(settings: settings, store: store)
+        let health = HealthNotes.stateText(settings: settings, store: store)
         return state.withLock { state in
             let defaultsNow = [settings[.defaultMode], settings[.defaultInterval], settings[.defaultAttempts], settings[.defaultRepetitions]]
             if let seen = state.seenDefaults, seen != defaultsNow { state.defaultsChangedSinceLast = true }
@@ -108,15 +108,6 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
     }
 
     func sessionFinished(_ finish: SessionFinishRecord) {}
-
-    /// The health status for the state file, with held-back records explained.
-    static func healthText(settings: StoreSettings, store: ChronoStore) -> String {
-        let status = settings.healthStatus
-        guard status == "on", let log = try? store.healthLogStatus(), let held = log.owed["clock_unsynchronised"], held > 0 else {
-            return status
-        }
-        return "on (\(held) held back: the wall clock is not synchronised; `chronoception settings set wall-clock-check off` trusts it)"
-    }
 
     private static var fallback: DeviceSnapshot {
         DeviceSnapshot(nextConfiguration: try! SessionConfiguration(mode: .challenge, interval: .builtInPreset),

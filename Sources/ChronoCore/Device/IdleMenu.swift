@@ -13,7 +13,7 @@ public struct IdleMenu: Hashable, Sendable {
 
     /// What the menu asks the runtime to do.
     public enum Effect: Hashable, Sendable {
-        case motor(HapticPattern, label: String, at: MonotonicInstant)
+        case motor(HapticPattern, label: VibrationLabel, at: MonotonicInstant)
         /// A preset is offered; the user feels its pattern.
         case presetOffered(TrainingInterval, at: MonotonicInstant)
         case backToIdle(at: MonotonicInstant)
@@ -86,6 +86,6 @@ public struct IdleMenu: Hashable, Sendable {
         state = .browsing(index: index, until: now + Self.browseTimeout)
         let interval = presets[index]
         let pattern = patterns.pattern(for: interval) ?? HapticCue.error.pattern
-        return [.presetOffered(interval, at: now), .motor(pattern, label: "preset \(interval)", at: now)]
+        return [.presetOffered(interval, at: now), .motor(pattern, label: .preset(interval), at: now)]
     }
 }

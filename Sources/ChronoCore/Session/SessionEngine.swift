@@ -241,7 +241,7 @@ public struct SessionEngine: Hashable, Sendable {
         boundaries.append(boundary)
         var effects: [SessionEffect] = [
             .boundaryReached(boundary),
-            vibrate(configuration.intervalPattern, label: "interval", at: due),
+            vibrate(configuration.intervalPattern, label: .passiveBoundary, at: due),
         ]
         if index >= configuration.plannedCount {
             effects += finish(.completed, endedAt: due, reason: nil, at: due)
@@ -287,11 +287,11 @@ public struct SessionEngine: Hashable, Sendable {
     }
 
     private mutating func vibrate(_ cue: HapticCue, at instant: MonotonicInstant) -> SessionEffect {
-        vibrate(cue.pattern, label: cue.name, at: instant)
+        vibrate(cue.pattern, label: .cue(cue), at: instant)
     }
 
     /// Queues a vibration: it starts at `instant` or, if another is still playing, right after it.
-    private mutating func vibrate(_ pattern: HapticPattern, label: String, at instant: MonotonicInstant) -> SessionEffect {
+    private mutating func vibrate(_ pattern: HapticPattern, label: VibrationLabel, at instant: MonotonicInstant) -> SessionEffect {
         let start = max(instant, motorFreeAt)
         motorFreeAt = start + pattern.duration + Self.patternSeparation
         return .motor(pattern, label: label, at: start)

@@ -173,7 +173,7 @@ public final class DeviceDaemonController: LoopController {
             pairing = PairingWait(until: now + within, gestures: GestureRecognizer(settings: snapshot.defaults.gestures), reply: reply)
             let cue = HapticCue.abortConfirm
             return ([
-                .vibrate(PlannedVibration(pattern: cue.pattern, label: "pairing \(cue.name)", due: now)),
+                .vibrate(PlannedVibration(pattern: cue.pattern, label: VibrationLabel("pairing \(cue.name)"), due: now)),
                 .console("Pairing requested: tap (\(pressHint)) within \(DurationText.format(magnitudeOf: within)) to approve; hold to refuse."),
                 .state(idleState(offering: nil)),
             ], nil)

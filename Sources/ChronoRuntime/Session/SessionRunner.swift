@@ -82,7 +82,7 @@ final class SessionRunner {
 
     /// Passive boundaries are kept with the instant their pulse really started.
     func vibrationStarted(_ vibration: PlannedVibration, firedAt: MonotonicInstant) {
-        if vibration.label == "interval" { boundariesFired.append(firedAt) }
+        if vibration.label == .passiveBoundary { boundariesFired.append(firedAt) }
     }
 
     /// The state file's view of the session.

@@ -44,7 +44,8 @@ enum LiveSession {
         defer { sound.output?.close() }
 
         let context = SessionContext(board: drivers.board.name, pressHint: drivers.pressHint,
-                                     soundAudibility: sound.status, healthStatus: settings.healthStatus)
+                                     soundAudibility: sound.status,
+                                     healthStatus: HealthNotes.stateText(settings: settings, store: store))
         let controller = SingleSessionController(configuration: configuration, context: context)
         let motor = drivers.motorSettings
         let loop = try SessionLoop(
