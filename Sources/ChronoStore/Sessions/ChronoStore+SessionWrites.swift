@@ -30,7 +30,13 @@ extension ChronoStore {
         guard stored else {
             return SessionSaveResult(stored: false, health: try ledgerDelivery(finish.sessionID))
         }
-        let health = try deliverHealthRecord(sessionID: finish.sessionID, nowUnixNanoseconds: nowUnixNanoseconds)
+        // Not eligible: decided once, by the record's `healthDecision`; the ledger already says why.
+        let health: HealthDelivery
+        if case .none(let reason) = decision {
+            health = .skipped(reason: reason)
+        } else {
+            health = try deliverHealthRecord(sessionID: finish.sessionID, nowUnixNanoseconds: nowUnixNanoseconds)
+        }
         // A finished session is also the moment to release records held for an unsynchronised clock.
         _ = try? flushHeldRecords(nowUnixNanoseconds: nowUnixNanoseconds)
         return SessionSaveResult(stored: true, health: health)
