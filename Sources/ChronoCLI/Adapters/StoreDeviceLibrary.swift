@@ -10,8 +10,9 @@ import Synchronization
 /// `SessionResolver`. Called off the loop only (by `SnapshotKeeper`); blocking on the database here
 /// never delays the loop.
 ///
-/// It is also a `SessionRecorder` (placed before the store's recorder is not needed: the runtime posts
-/// the refresh after the records), so it knows the session the daemon ran last without a query.
+/// It is also a `SessionRecorder`, handed each start record on the writer thread before the daemon's
+/// refresh (which the runtime posts behind the records), so it knows the session the daemon ran last
+/// without a query, and when the command line's first-session choices and a changed default end.
 final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
     private struct State {
         var board: BoardTiming
