@@ -19,9 +19,7 @@ final class StoreSessionRecorder: SessionRecorder {
 
     func sessionStarted(_ start: SessionStartRecord) {
         do {
-            try store.recordSessionStarted(StoredSessionStart(
-                sessionID: start.sessionID, configuration: start.configuration, anchor: start.anchor,
-                board: start.board, soundAudible: start.soundAudible))
+            try store.recordSessionStarted(start)
         } catch {
             report("Could not record the session start: \(error)")
         }
@@ -29,10 +27,7 @@ final class StoreSessionRecorder: SessionRecorder {
 
     func sessionFinished(_ finish: SessionFinishRecord) {
         do {
-            let result = try store.recordSessionFinished(
-                StoredSessionFinish(sessionID: finish.sessionID, outcome: finish.outcome, anchor: finish.anchor,
-                                    board: finish.board, boundariesFired: finish.boundariesFired),
-                nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
+            let result = try store.recordSessionFinished(finish, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
             if case .failed(let reason, true) = result.health {
                 report("Health log: writing failed (\(reason)). The session is saved; health logging is stopped until `chronoception health enable`.")
             }
