@@ -129,3 +129,14 @@ struct StoredValueFaultTests {
     }
 }
 
+@Suite("Durability of commits")
+struct CommitDurabilityTests {
+    @Test("the connection that commits runs with synchronous = FULL (GRDB's WAL set-up would leave NORMAL)")
+    func writerIsFullSynchronous() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ChronoStore.openForTest(directory)
+        let level = try store.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(level == 2)
+    }
+}

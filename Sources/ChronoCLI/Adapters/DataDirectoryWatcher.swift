@@ -36,8 +36,16 @@ final class DataDirectoryWatcher: @unchecked Sendable {
         thread = Thread {
             var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stopEnd, events: Int16(POLLIN), revents: 0)]
             var buffer = [UInt8](repeating: 0, count: 4096)
+            // Trailing refreshes still owed after the last relevant event, soonest first (ms of quiet).
+            var trailing: [Int32] = []
             while true {
-                guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { return }
+                let ready = poll(&descriptors, 2, trailing.first ?? -1)
+                guard ready >= 0 || errno == EINTR else { return }
+                if ready == 0, !trailing.isEmpty {
+                    trailing.removeFirst()
+                    onChange()
+                    continue
+                }
                 if descriptors[1].revents != 0 { return }
                 guard descriptors[0].revents != 0 else { continue }
                 var relevant = false
@@ -46,12 +54,22 @@ final class DataDirectoryWatcher: @unchecked Sendable {
                     guard count > 0 else { break }
                     relevant = relevant || Self.mentions(prefix, in: buffer, count: count)
                 }
-                if relevant { onChange() }
+                if relevant {
+                    onChange()
+                    trailing = Self.settleDelaysMilliseconds
+                }
             }
         }
         thread.name = "chronoception store watcher"
         thread.start()
     }
+
+    /// Quiet periods after the last write event at which the change is read again. Why: the event
+    /// comes with the WAL write, but another connection sees the commit only once the committer has
+    /// synced the WAL (`synchronous = FULL`; an SD card can take hundreds of milliseconds) and updated
+    /// the WAL index, neither of which inotify reports. Reading again once things have been quiet
+    /// for 0.3 s, then 2 s, catches the commit without a timer running while nothing changes.
+    static let settleDelaysMilliseconds: [Int32] = [300, 1_700]
 
     /// Ends the watching thread (it finishes the change it is handling first).
     func stop() {

@@ -58,6 +58,10 @@ public final class ChronoStore: Sendable {
             let pool: DatabasePool
             do {
                 pool = try DatabasePool(path: path, configuration: configuration)
+                // GRDB switches a pool's writer to `synchronous = NORMAL` after `prepareDatabase` runs
+                // (its WAL set-up), which can lose the last commits on power loss; the writer — the
+                // only connection that commits — is put back to FULL here.
+                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
                 try StoreSchema.migrator.migrate(pool)
             } catch let error as DatabaseError where exists && [.SQLITE_FULL, .SQLITE_IOERR].contains(error.resultCode) {
                 // Opening for writing writes (the WAL, GRDB's set-up); on a full disk that fails, but the
