@@ -9,7 +9,7 @@ public struct Chronoception: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "chronoception",
         abstract: "Train and measure your sense of elapsed time.",
-        version: "0.1.0",
+        version: Version.line,
         subcommands: [
             ReplayCommand.self,
             SimulateCommand.self,

@@ -15,8 +15,8 @@ struct BoardCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check", abstract: "Bring-up check: open the lines, pulse the motor, wait for a press, play the sound.")
 
-    @Argument(help: "A board name (see `board list`) or a path to a board file.")
-    var board: String
+    @Argument(help: "A board name (see `board list`) or a path to a board file. Default: $CHRONOCEPTION_BOARD, else the Raspberry Pi this is (from the device tree), else desktop.")
+    var board: String?
 
     @Option(help: "Seconds to wait for a button press.")
     var pressTimeout: Double = 20
@@ -36,7 +36,7 @@ struct BoardCheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = try loadBoard(board)
+        let configuration = try loadBoard(board ?? BoardDrivers.defaultBoardName())
         var report = BringUpReport()
         print("Checking board \(configuration.name) (\(configuration.sourcePath)); libgpiod API v\(LibgpiodAPI.version)")
         checkMotor(configuration.motor, report: &report)
