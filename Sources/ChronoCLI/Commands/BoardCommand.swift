@@ -42,8 +42,15 @@ struct BoardShowCommand: ParsableCommand {
     @Argument(help: "A board name (see `board list`) or a path to a board file.")
     var board: String
 
+    @Flag(help: "Machine-readable output.")
+    var json = false
+
     func run() throws {
         let configuration = try loadBoard(board)
+        if json {
+            print(BoardDescription(configuration).json.prettyText)
+            return
+        }
         print(TerminalSafeText.sanitized(BoardDescription(configuration).text))
     }
 }

@@ -1,3 +1,4 @@
+import ChronoCore
 import ChronoHardware
 
 /// A board configuration as the text `board show` prints: every value, defaults included.
@@ -20,6 +21,42 @@ struct BoardDescription {
         lines.append("sound: \(Self.describe(board.sound))")
         lines.append("libgpiod: this build uses API v\(LibgpiodAPI.version)")
         return lines.joined(separator: "\n")
+    }
+
+    /// The same, as JSON for `board show --json`.
+    var json: JSONValue {
+        func line(_ chip: String, _ line: GpioLineReference, activeLow: Bool) -> [(String, JSONValue)] {
+            [("chip", .string(chip)), ("line", .string("\(line)")), ("active_low", .bool(activeLow))]
+        }
+        func button(_ button: ButtonConfiguration) -> JSONValue {
+            switch button.driver {
+            case .terminal:
+                return .object([("driver", .string("terminal")), ("debounce_ms", .int(button.debounceMilliseconds))])
+            case .gpiod(let input):
+                return .object([("driver", .string("gpiod"))] + line(input.chip, input.line, activeLow: input.activeLow)
+                               + [("bias", .string(input.bias.rawValue)), ("debounce_ms", .int(button.debounceMilliseconds))])
+            }
+        }
+        var motor: [(String, JSONValue)] = [("safe_max_on_ms", .int(board.motor.safeMaxOnMilliseconds)),
+                                             ("onset_latency_ms", .int(board.motor.onsetLatencyMilliseconds))]
+        switch board.motor.driver {
+        case .terminal: motor.insert(("driver", .string("terminal")), at: 0)
+        case .gpiod(let output): motor = [("driver", .string("gpiod"))] + line(output.chip, output.line, activeLow: output.activeLow) + motor
+        }
+        let sound: JSONValue = .object([
+            ("driver", .string(board.sound.driver == .none ? "none" : "alsa")),
+            ("device", .string(board.sound.device)), ("mixer_device", .string(board.sound.mixerDevice)),
+            ("mixer_control", board.sound.mixerControl.map { .string($0) } ?? .null),
+            ("period_frames", .int(board.sound.periodFrames)), ("sample_rate", .int(board.sound.sampleRate)),
+            ("loudness", .double(board.sound.loudness)),
+        ])
+        return .object([
+            ("board", .string(board.name)), ("file", .string(board.sourcePath)), ("description", .string(board.description)),
+            ("long_press_ms", .int(board.longPressMilliseconds)), ("button", button(board.button)),
+            ("second_button", board.secondButton.map(button) ?? .null), ("motor", .object(motor)),
+            ("led", board.led.map { .object(line($0.chip, $0.line, activeLow: $0.activeLow)) } ?? .null),
+            ("sound", sound), ("libgpiod_api", .int(Int(LibgpiodAPI.version))),
+        ])
     }
 
     static func describe(_ button: ButtonConfiguration) -> String {

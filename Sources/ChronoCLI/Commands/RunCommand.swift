@@ -77,8 +77,9 @@ struct RunCommand: ParsableCommand {
         drivers.quitRelay.connect(loop.stopper)
         let report = try LoopThread.run(loop)
         drivers.close()
-        // Stopping the daemon is its normal end, whatever stopped it.
-        if case .signal(let number) = report.ending, number != SIGTERM && number != SIGINT {
+        // Stopping the daemon is its normal end: SIGTERM (systemd), SIGINT (Ctrl-C) and SIGQUIT (Ctrl-\)
+        // all exit 0, so `Restart=on-failure` does not start it again (docs/EXIT-CODES.md).
+        if case .signal(let number) = report.ending, number != SIGTERM && number != SIGINT && number != SIGQUIT {
             throw ExitCode(128 + number)
         }
     }

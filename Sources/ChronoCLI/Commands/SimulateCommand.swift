@@ -33,8 +33,14 @@ struct SimulateCommand: ParsableCommand {
         var counts: [SessionStatus: Int] = [:]
         var logged = 0
         let writer = try dataDirectory.map { try SimulationStoreWriter(store: openChronoStore(StoreLocation(directory: $0)), sessions: sessions) }
+        var saveFailure: (any Error)?
+        var saved = 0
         SimulationRun(seed: seed, firstSessionUnixSeconds: writer?.firstSessionUnixSeconds ?? 1_795_000_000).run(sessions: sessions) { result in
-            do { try writer?.save(result) } catch { printError("error: \(error)"); failed += 1 }
+            // The first failed save stops the saving (a full disk fails every later one the same way);
+            // the simulation itself goes on, since its invariants do not depend on the store.
+            if saveFailure == nil, let writer {
+                do { try writer.save(result); saved += 1 } catch { saveFailure = error }
+            }
             counts[result.outcome.status, default: 0] += 1
             if result.record.record != nil { logged += 1 }
             if !result.violations.isEmpty { failed += 1 }
@@ -42,6 +48,11 @@ struct SimulateCommand: ParsableCommand {
         }
         print("simulated \(sessions) sessions (seed \(seed)): \(counts[.completed, default: 0]) completed, \(counts[.aborted, default: 0]) aborted, \(counts[.interrupted, default: 0]) interrupted; \(logged) health records")
         print("simulate: \(sessions - failed) passed, \(failed) failed")
+        if let saveFailure {
+            // Not an invariant failure: the sessions ran correctly; the store could not keep them.
+            let failure = CommandFailure(saveFailure)
+            throw CommandFailure(message: "Saving stopped after \(saved) of \(sessions) sessions: \(failure.description)", status: failure.status)
+        }
         if failed > 0 { throw ExitCode(1) }
     }
 }

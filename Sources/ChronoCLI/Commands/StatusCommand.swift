@@ -19,19 +19,28 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let path = stateFile ?? StateFile.defaultPath()
-        guard let text = StateFile(path: path).read() else {
-            print("No state file at \(path): the device is not running. Start a session with `chronoception challenge` or the device with `chronoception run`.")
-            throw ExitCode(3)
+        let shown = TerminalSafeText.quoted(path, limit: 200)
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            guard errno == ENOENT else {
+                throw CommandFailure(message: "The state file \(shown) cannot be read: \(String(cString: strerror(errno))).", status: .noInput)
+            }
+            print("No state file at \(TerminalSafeText.sanitized(path)): the device is not running. Start a session with `chronoception challenge` or the device with `chronoception run`.")
+            throw ExitCode(ExitStatus.notRunning.rawValue)
         }
-        guard let data = text.data(using: .utf8),
+        let bytes = try InputFile.read(path, what: "The state file \(shown)", limit: 1 << 20)
+        guard let text = String(validating: bytes, as: UTF8.self), let data = text.data(using: .utf8),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw ValidationError("\(path) is not a state file (it is not a JSON object).")
+            throw CommandFailure(message: "\(shown) is not a state file (it is not a JSON object). Give the file `chronoception run` writes (see --help), or leave --state-file out.", status: .badInput)
+        }
+        if let version = object["version"] as? NSNumber, version.intValue > RuntimeState.formatVersion {
+            printError("warning: \(shown) was written by a newer Chronoception (state file version \(version), this one reads \(RuntimeState.formatVersion)); fields it does not know are not shown. Update chronoception.")
         }
         if json {
             print(text.trimmingCharacters(in: .whitespacesAndNewlines))
             return
         }
-        for line in Self.lines(object) { print(line) }
+        for line in Self.lines(object) { print(TerminalSafeText.sanitized(line)) }
     }
 
     /// The state file in words; says when the process that wrote it is gone.

@@ -4,7 +4,7 @@
 /// helper, used for every error message and every echoed value.
 enum TerminalSafeText {
     /// The longest line shown; longer ones keep their start and end.
-    static let maximumLineLength = 240
+    static let maximumLineLength = 600
 
     /// `text` with control characters escaped and every line shortened to `maximumLineLength`.
     /// Newlines between lines are kept when `keepNewlines` (multi-line messages such as usage).

@@ -6,14 +6,7 @@ import Yams
 public enum BoardFileParser {
     /// Reads the file at `path` and parses it.
     public static func load(path: String) throws(BoardFileError) -> BoardConfiguration {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw BoardFileError(file: path, key: "", problem: "cannot be read (\(Self.reason(error)))",
-                                 fix: "check that the file exists and is readable by this user")
-        }
-        return try parse(text, file: path)
+        try parse(try BoardFileText.read(path: path), file: path)
     }
 
     /// Parses board YAML. `file` is used in messages and to check the `name` key against the file name.
@@ -74,6 +67,7 @@ public enum BoardFileParser {
                                        secondButton: secondButton, motor: motor, led: led, sound: sound,
                                        longPressMilliseconds: longPress)
         try checkLinesAreDistinct(board, file: file)
+        try checkDebounceIsShorterThanLongPress(board, file: file)
         return board
     }
 
@@ -176,13 +170,28 @@ public enum BoardFileParser {
         }
     }
 
+    /// A debounce as long as the long press would swallow every long press; sessions would refuse the
+    /// board later, far from the file, so the file is refused here.
+    private static func checkDebounceIsShorterThanLongPress(_ board: BoardConfiguration, file: String) throws(BoardFileError) {
+        for (key, button) in [("button", board.button), ("second_button", board.secondButton)] {
+            guard let button, button.debounceMilliseconds >= board.longPressMilliseconds else { continue }
+            throw BoardFileError(file: file, key: "\(key).debounce_ms",
+                                 problem: "is \(button.debounceMilliseconds) ms, not shorter than long_press_ms (\(board.longPressMilliseconds) ms)",
+                                 fix: "debounce only covers contact bounce: use a few ms (e.g. `debounce_ms: 10`), well below long_press_ms")
+        }
+    }
+
     private static func syntaxError(_ error: YamlError, file: String) -> BoardFileError {
         switch error {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
             return BoardFileError(file: file, key: "", line: mark.line, problem: "is not valid YAML at column \(mark.column): \(problem)",
                                   fix: "check the indentation (spaces, not tabs) and the `key: value` syntax on that line")
-        case .duplicatedKeysInMapping:
-            return BoardFileError(file: file, key: "", problem: "has a key twice (\(error))", fix: "keep one of them")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            // Yams's own description quotes the whole file; name the keys and the mapping's line only.
+            let keys = duplicates.sorted().prefix(5).map { "`\($0.count > 40 ? String($0.prefix(40)) + "…" : $0)`" }.joined(separator: ", ")
+            return BoardFileError(file: file, key: "", line: context.mark.line,
+                                  problem: "has \(duplicates.count == 1 ? "a key" : "keys") twice in one section: \(keys)",
+                                  fix: "keep one of them")
         default:
             return BoardFileError(file: file, key: "", problem: "is not valid YAML (\(error))",
                                   fix: "check the indentation (spaces, not tabs) and the `key: value` syntax")

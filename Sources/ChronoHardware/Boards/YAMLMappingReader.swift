@@ -42,6 +42,19 @@ struct YAMLMappingReader {
         return value
     }
 
+    /// "is missing", with "did you mean" when an unknown key in this section is a near spelling of it.
+    func missing(_ key: String, fix: String) -> BoardFileError {
+        // Near enough to be a typo, far enough that `line` is never taken for `chip`.
+        let limit = max(1, key.count / 4)
+        let candidates = entries.filter { !consumed.contains($0.key) && $0.key != key && Self.distance($0.key, key) <= limit }
+        if let near = candidates.min(by: { Self.distance($0.key, key) < Self.distance($1.key, key) }) {
+            return BoardFileError(file: file, key: keyPath(key), line: near.mark?.line,
+                                  problem: "is missing, and `\(near.key)` on that line looks like a misspelling of it",
+                                  fix: "rename `\(near.key)` to `\(key)`")
+        }
+        return error(key, "is missing", fix: fix)
+    }
+
     mutating func has(_ key: String) -> Bool {
         entries.contains { $0.key == key }
     }
@@ -49,7 +62,7 @@ struct YAMLMappingReader {
     mutating func string(_ key: String, default fallback: String? = nil, fix: String) throws(BoardFileError) -> String {
         guard let value = node(key) else {
             if let fallback { return fallback }
-            throw error(key, "is missing", fix: fix)
+            throw missing(key, fix: fix)
         }
         guard let scalar = value.scalar, !scalar.string.isEmpty else {
             throw error(key, at: value, "expected text, got \(Self.describe(value))", fix: fix)
@@ -66,7 +79,7 @@ struct YAMLMappingReader {
                       fix: String) throws(BoardFileError) -> Int {
         guard let value = node(key) else {
             if let fallback { return fallback }
-            throw error(key, "is missing", fix: fix)
+            throw missing(key, fix: fix)
         }
         guard value.isTagged(.int), let number = value.int else {
             throw error(key, at: value, "expected a whole number of \(unit), got \(Self.describe(value))", fix: fix)

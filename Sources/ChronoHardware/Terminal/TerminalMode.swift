@@ -56,6 +56,13 @@ public final class TerminalMode {
     public func restore() {
         restoreSavedTerminalSettings()
     }
+
+    /// Puts the saved settings back from inside a signal handler (only `tcsetattr`, which is
+    /// async-signal-safe); does nothing when the terminal was never changed. For handlers that end the
+    /// process at once, such as the runtime's third stop signal.
+    public static func restoreFromSignalHandler() {
+        restoreSavedTerminalSettings()
+    }
 }
 
 /// A terminal call that failed.
@@ -89,10 +96,23 @@ private let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, S
 /// signal number; preallocated so the handler only reads memory.
 nonisolated(unsafe) private let previousCrashActions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
 
+/// Stop signals that arrive while no one else handles them (before the runtime's catcher is installed
+/// or after it has put the previous actions back) would end the process with the terminal raw.
+private let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
 private func installRestoreHooks() {
     guard !hooksInstalled else { return }
     hooksInstalled = true
     atexit { restoreSavedTerminalSettings() }
+    for number in stopSignals {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { continue }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = restoreTerminalAndStop
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = Int32(SA_RESETHAND)
+        _ = sigaction(number, &action, nil)
+    }
     for number in crashSignals {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = restoreTerminalAndCrash
@@ -100,6 +120,13 @@ private func installRestoreHooks() {
         action.sa_flags = Int32(SA_NODEFER)
         _ = sigaction(number, &action, previousCrashActions + Int(number))
     }
+}
+
+/// Restores the terminal and lets the stop signal do what it would have (SA_RESETHAND has already put
+/// the default action back).
+private func restoreTerminalAndStop(_ number: Int32) {
+    restoreSavedTerminalSettings()
+    raise(number)
 }
 
 /// Restores the terminal, puts the previous handler back and raises the signal again, so the process

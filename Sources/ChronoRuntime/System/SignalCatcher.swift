@@ -1,4 +1,5 @@
 import CLinuxSystem
+import ChronoHardware
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +34,9 @@ public final class SignalCatcher: Sendable {
             action.__sigaction_handler.sa_handler = forwardSignalToPipe
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0  // no SA_RESTART: the loop's ppoll returns EINTR and looks at the pipe
-            guard sigaction(number, &action, nil) == 0 else { throw SystemCallError("sigaction") }
+            // The previous action (the terminal driver's restore-and-stop, or the default) is kept and
+            // put back by `restoreDefaults`, so no signal in between finds the terminal raw.
+            guard sigaction(number, &action, previousStopActions + Int(number)) == 0 else { throw SystemCallError("sigaction") }
         }
         // A closed stdout (a pager quit early) must not kill the process with the motor on.
         signal(SIGPIPE, SIG_IGN)
@@ -54,7 +57,7 @@ public final class SignalCatcher: Sendable {
 
     /// Puts the default actions back (after the loop has stopped and everything is off).
     public func restoreDefaults() {
-        for number in Self.stopSignals { signal(number, SIG_DFL) }
+        for number in Self.stopSignals { sigaction(number, previousStopActions + Int(number), nil) }
         signalPipeWriteEnd = -1
     }
 
@@ -76,6 +79,12 @@ public final class SignalCatcher: Sendable {
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 /// How many stop signals arrived; the handler's only other state.
 nonisolated(unsafe) private var signalsSeen: Int32 = 0
+/// The actions installed before the catcher's, by signal number (preallocated, zeroed: SIG_DFL).
+nonisolated(unsafe) private let previousStopActions: UnsafeMutablePointer<sigaction> = {
+    let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+    actions.initialize(repeating: sigaction(), count: 65)
+    return actions
+}()
 
 /// The handler: async-signal-safe calls only (`write`, `_exit`).
 private func forwardSignalToPipe(_ number: Int32) {
@@ -83,7 +92,9 @@ private func forwardSignalToPipe(_ number: Int32) {
     signalsSeen += 1
     if signalsSeen > 2 {
         // Third signal: the orderly path is not getting anywhere. The kernel releases the GPIO lines
-        // with the process; the board's gate pull-down keeps the motor off.
+        // with the process; the board's gate pull-down keeps the motor off. The terminal is put back
+        // first (tcsetattr is async-signal-safe), or the shell is left without echo.
+        TerminalMode.restoreFromSignalHandler()
         _exit(128 + number)
     }
     var byte = UInt8(truncatingIfNeeded: number)

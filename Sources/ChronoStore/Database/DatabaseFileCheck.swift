@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import GRDB
 
@@ -12,7 +13,14 @@ enum DatabaseFileCheck {
     static let applicationID: Int32 = 0x4348_524E
     static let sqliteMagic: [UInt8] = Array("SQLite format 3\0".utf8)
 
-    static func verify(path: String) throws(StoreError) {
+    /// Whether the file exists with no bytes (created, then the process died before SQLite wrote).
+    static func isEmptyFile(path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_size == 0
+    }
+
+    /// - Parameter knownMigrations: the migrations this build knows; a database with others is newer.
+    static func verify(path: String, knownMigrations: Set<String> = []) throws(StoreError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT { return }
@@ -26,9 +34,17 @@ enum DatabaseFileCheck {
         guard header.count >= 100, Array(header.prefix(16)) == sqliteMagic else {
             throw .corrupt(path: path, detail: "no SQLite header")
         }
-        let (appID, tables) = try inspect(path: path)
-        if appID == applicationID { return }
+        let (appID, tables, applied, integrity) = try inspect(path: path)
         if appID == 0 && tables.isEmpty { return }
+        if appID == applicationID {
+            let unknown = applied.subtracting(knownMigrations)
+            if !knownMigrations.isEmpty && !unknown.isEmpty { throw .newerSchema(path: path, migrations: unknown.sorted()) }
+            guard integrity == ["ok"] else {
+                let shown = integrity.prefix(3).joined(separator: "; ").replacingOccurrences(of: "\n", with: " ")
+                throw .corrupt(path: path, detail: "integrity check: \(shown.count > 300 ? String(shown.prefix(300)) + "…" : shown)")
+            }
+            return
+        }
         let listed = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
         throw .foreign(path: path, detail: "application_id \(appID), tables: \(listed.isEmpty ? "none" : listed)")
     }
@@ -44,17 +60,20 @@ enum DatabaseFileCheck {
         return count > 0 ? Array(buffer.prefix(count)) : []
     }
 
-    /// Reads the application id and table names through SQLite without writing: a plain connection
-    /// (no WAL switch, no migration) that only runs two queries.
-    private static func inspect(path: String) throws(StoreError) -> (Int32, [String]) {
+    /// Reads the application id, table names, applied migrations and `quick_check` through a
+    /// read-only SQLite connection: nothing about the file can change (no WAL switch, no migration,
+    /// no journal rollback).
+    private static func inspect(path: String) throws(StoreError) -> (Int32, [String], Set<String>, [String]) {
         do {
-            var configuration = Configuration()
-            configuration.label = "chronoception-file-check"
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try ReadOnlyConnection.open(path: path, label: "chronoception-file-check")
             return try queue.read { db in
                 let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
                 let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-                return (appID, tables)
+                guard appID == applicationID else { return (appID, tables, [], ["ok"]) }
+                let applied = tables.contains("grdb_migrations")
+                    ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []
+                let integrity = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+                return (appID, tables, applied, integrity)
             }
         } catch let error as DatabaseError {
             throw StoreError(path: path, error)
@@ -70,6 +89,10 @@ extension StoreError {
         switch error.resultCode {
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             self = .corrupt(path: path, detail: error.message ?? "SQLite reports corruption")
+        case .SQLITE_READONLY:
+            self = .readOnly(path: (path as NSString).deletingLastPathComponent, reason: "SQLite reports it read-only: \(error.message ?? "attempt to write a readonly database")")
+        case .SQLITE_FULL:
+            self = .database(path: path, detail: "the disk is full; nothing was changed. Free some space and try again")
         default:
             self = .database(path: path, detail: error.message ?? String(describing: error))
         }

@@ -22,7 +22,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .directoryUnusable(let path, let reason):
-            return "Cannot use the data directory \(path): \(reason). Create it with write permission for this user, or choose another with --data-dir."
+            return "Cannot use the data directory \(path): \(reason). Fix that (a directory this user can write), or choose another with --data-dir."
         case .corrupt(let path, let detail):
             return "The database file \(path) is damaged or is not an SQLite database (\(detail)). It was left untouched. Move it aside (for example `mv \(path) \(path).broken`) to start a new store, or restore it from a backup; --data-dir chooses another directory."
         case .foreign(let path, let detail):

@@ -49,7 +49,8 @@ extension ChronoStore {
     /// pattern in frecency order and the assignments are saved, so a pattern never changes under the
     /// user once given (`IntervalPatternBook`).
     public func patternBook(ranked: [RankedPreset], nowUnixSeconds now: Int64) throws(StoreError) -> IntervalPatternBook {
-        try write { db in
+        // A read-only store still lists presets; new assignments are then shown but saved next time.
+        try writeWhenPossible { db, canSave in
             var assignments: [TrainingInterval: HapticPattern] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT target_interval_ms, pattern FROM haptic_assignment") {
                 if let pattern = HapticPattern(notation: row[1]) { assignments[Self.interval(milliseconds: row[0])] = pattern }
@@ -57,7 +58,7 @@ extension ChronoStore {
             let before = assignments
             var book = IntervalPatternBook(assignments: assignments)
             book.assign(ranked: ranked.map(\.interval))
-            guard book.assignments != before else { return book }
+            guard book.assignments != before, canSave else { return book }
             for (interval, pattern) in before where book.assignments[interval] != pattern {
                 try db.execute(sql: "DELETE FROM haptic_assignment WHERE target_interval_ms = ?", arguments: [interval.span.milliseconds])
             }

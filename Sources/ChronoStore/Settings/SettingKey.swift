@@ -79,13 +79,19 @@ public enum SettingKey: String, CaseIterable, Sendable {
             default: throw .invalidValue("\(rawValue) is on or off; got '\(text)'.")
             }
         case .fearThreshold:
-            guard let value = Double(text), value > 0, value <= 10 else {
+            guard let value = Double(text), value.isFinite, value > 0, value <= 10 else {
                 throw .invalidValue("fear-threshold is a fraction above 0, for example 0.10 for 10 %; got '\(text)'.")
             }
             return JSONValue.double(value).compactText
         case .healthLogFile:
             guard text.hasPrefix("/") else {
                 throw .invalidValue("health-log-file must be an absolute path such as /home/pi/health/mindful.jsonl; got '\(text)'.")
+            }
+            // A newline or other control character in a path is almost always a paste accident, and
+            // would make every message naming the file misleading.
+            guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }), text.utf8.count <= 4096,
+                  !text.hasSuffix("/") else {
+                throw .invalidValue("health-log-file must be a file's absolute path without control characters (newlines, tabs) and not ending in /; retype it, for example /home/pi/health/mindful.jsonl.")
             }
             return text
         case .longPressMilliseconds:

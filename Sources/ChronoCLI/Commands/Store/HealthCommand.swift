@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoCore
 import ChronoStore
 
 /// `chronoception health status|enable|disable|backfill`: the health log (SPEC §4).
@@ -12,12 +13,29 @@ struct HealthCommand: ParsableCommand {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show whether sessions are written to the health log (on, off, failing).")
         @OptionGroup var store: StoreOptions
+        @Flag(help: "Machine-readable output.") var json = false
 
         func run() throws {
             try reportingFailures {
                 let opened = try store.openStore()
-                try opened.flushHeldRecords(nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
+                // Held records are written when the clock allows; a read-only store only reports.
+                if opened.readOnlyReason == nil {
+                    try opened.flushHeldRecords(nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
+                }
                 let status = try opened.healthLogStatus()
+                if json {
+                    print(JSONValue.object([
+                        ("status", .string(status.status)),
+                        ("log_file", .string(status.path)),
+                        ("written", .int(status.written)),
+                        ("not_logged_by_rule", .int(status.skipped)),
+                        ("owed", .int(status.owedTotal)),
+                        ("owed_by_reason", .object(status.owed.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+                        ("wall_clock_synchronised", .bool(status.clockSynchronised)),
+                        ("wall_clock_check", .bool(status.wallClockCheck)),
+                    ]).prettyText)
+                    return
+                }
                 print("Health logging: \(status.status)")
                 print("Log file: \(status.path)")
                 print("Records written: \(status.written); sessions not logged by rule (aborted, interrupted, too short): \(status.skipped)")

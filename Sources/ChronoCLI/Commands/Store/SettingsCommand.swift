@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoCore
 import ChronoStore
 
 /// `chronoception settings list|get KEY|set KEY VALUE` (SPEC §6). The device and the session commands
@@ -11,10 +12,17 @@ struct SettingsCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every setting with its value.")
         @OptionGroup var store: StoreOptions
+        @Flag(help: "Machine-readable output: one object, setting names as keys.") var json = false
 
         func run() throws {
             try reportingFailures {
                 let settings = try store.openStore().settings()
+                if json {
+                    print(JSONValue.object(SettingKey.allCases.map { key in
+                        (key.rawValue, .string(key == .healthLogging ? settings.healthStatus : settings[key]))
+                    }).prettyText)
+                    return
+                }
                 let width = SettingKey.allCases.map(\.rawValue.count).max() ?? 0
                 for key in SettingKey.allCases {
                     var value = settings[key]

@@ -27,15 +27,19 @@ struct StoreOptions: ParsableArguments {
 /// Opens the store in `location`; sessions left `running` by a process that is gone become
 /// `interrupted`, and "Previous session ended unexpectedly." is printed once, by the command that found them.
 func openChronoStore(_ location: StoreLocation) throws -> ChronoStore {
+    let store: ChronoStore
+    do { store = try ChronoStore.open(location) } catch { throw CommandFailure(error) }
+    guard store.readOnlyReason == nil else { return store }
+    // Marking leftovers as interrupted is housekeeping: when it cannot be written (a full disk), the
+    // command still runs, and the next one that can write does it.
     do {
-        let store = try ChronoStore.open(location)
         if !(try store.recoverInterruptedSessions(nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())).isEmpty {
             printError("Previous session ended unexpectedly.")
         }
-        return store
     } catch {
-        throw CommandFailure(error)
+        printError("warning: a session left running by a process that ended could not be marked interrupted yet (\(error)); it will be at the next start.")
     }
+    return store
 }
 
 /// Runs a command body, turning any error into a `CommandFailure` (its message and exit status are
