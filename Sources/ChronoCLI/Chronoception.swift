@@ -20,6 +20,7 @@ public struct Chronoception: ParsableCommand {
             SettingsCommand.self,
             PresetsCommand.self,
             DeleteAllCommand.self,
+            ImportCommand.self,
             LearnCommand.self,
             StoreBenchCommand.self,
             BoardCommand.self,

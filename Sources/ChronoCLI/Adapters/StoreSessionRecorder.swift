@@ -12,8 +12,12 @@ final class StoreSessionRecorder: SessionRecorder {
     /// Where notices go (standard error by default); tests and the daemon may pass their own.
     let report: @Sendable (String) -> Void
 
-    init(store: ChronoStore, report: @escaping @Sendable (String) -> Void = { printError($0) }) {
+    /// Where sessions that could not be saved are kept.
+    let unsaved: UnsavedSessionLog
+
+    init(store: ChronoStore, unsaved: UnsavedSessionLog = .process, report: @escaping @Sendable (String) -> Void = { printError($0) }) {
         self.store = store
+        self.unsaved = unsaved
         self.report = report
     }
 
@@ -28,16 +32,19 @@ final class StoreSessionRecorder: SessionRecorder {
     }
 
     func sessionFinished(_ finish: SessionFinishRecord) {
+        let stored = StoredSessionFinish(sessionID: finish.sessionID, outcome: finish.outcome, anchor: finish.anchor,
+                                         board: finish.board, boundariesFired: finish.boundariesFired)
         do {
-            let result = try store.recordSessionFinished(
-                StoredSessionFinish(sessionID: finish.sessionID, outcome: finish.outcome, anchor: finish.anchor,
-                                    board: finish.board, boundariesFired: finish.boundariesFired),
-                nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
+            let result = try store.recordSessionFinished(stored, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
             if case .failed(let reason, true) = result.health {
                 report("Health log: writing failed (\(reason)). The session is saved; health logging is stopped until `chronoception health enable`.")
             }
         } catch {
+            // Nothing the person did may be lost: the session goes to a fallback file (and standard
+            // error) to be imported later, and the command ends with status 74.
             report("Could not save the session: \(error)")
+            let kept = unsaved.keep(stored, report: report)
+            report("The session is kept in \(kept); import it with `chronoception import \(kept)` when the store can be written.")
         }
     }
 }

@@ -77,6 +77,7 @@ struct RunCommand: ParsableCommand {
         drivers.quitRelay.connect(loop.stopper)
         let report = try LoopThread.run(loop)
         drivers.close()
+        if let failure = UnsavedSessionLog.process.failure { throw failure }
         // Stopping the daemon is its normal end: SIGTERM (systemd), SIGINT (Ctrl-C) and SIGQUIT (Ctrl-\)
         // all exit 0, so `Restart=on-failure` does not start it again (docs/EXIT-CODES.md).
         if case .signal(let number) = report.ending, number != SIGTERM && number != SIGINT && number != SIGQUIT {

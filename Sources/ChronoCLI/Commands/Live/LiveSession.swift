@@ -58,6 +58,7 @@ enum LiveSession {
         }
         let report = try LoopThread.run(loop)
         drivers.close()
+        if let failure = UnsavedSessionLog.process.failure { throw failure }
         let status = LoopThread.exitStatus(for: report.ending)
         if status != 0 { throw ExitCode(status) }
     }
