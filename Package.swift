@@ -31,7 +31,7 @@ let package = Package(
         // Device drivers (GPIO, sound, boards). Never imports the core.
         .target(
             name: "ChronoHardware",
-            dependencies: ["CGPIOD", "CALSA", "CALSASupport", "CLinuxSystem", .product(name: "Yams", package: "Yams")]
+            dependencies: ["CGPIOD", "CEvdev", "CALSA", "CALSASupport", "CLinuxSystem", .product(name: "Yams", package: "Yams")]
         ),
         // libgpiod through pkg-config; the shim in CGPIOD picks API v1 or v2 from the installed header.
         .systemLibrary(
@@ -39,12 +39,16 @@ let package = Package(
             providers: [.apt(["libgpiod-dev"])]
         ),
         .target(name: "CGPIOD", dependencies: ["CLibgpiod"]),
+        // libevdev through pkg-config: any key of any input device as the button (board `button.driver: evdev`).
+        .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        // Flat events with nanosecond CLOCK_MONOTONIC stamps, whatever the ABI's input_event looks like.
+        .target(name: "CEvdev", dependencies: ["CLibevdev"]),
         // alsa-lib (libasound) through pkg-config.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // alsa-lib's error handler (a C variadic callback Swift cannot write), to keep its stderr trail quiet.
         .target(name: "CALSASupport", dependencies: ["CALSA"]),
-        // Runs the real drivers against a simulated gpiochip and snd-aloop inside the HIL VM (Tests/hil/run).
-        .executableTarget(name: "chronoception-hil-probe", dependencies: ["ChronoHardware", "CALSA"]),
+        // Runs the real drivers against a simulated gpiochip, a uinput keyboard and snd-aloop inside the HIL VM (Tests/hil/run).
+        .executableTarget(name: "chronoception-hil-probe", dependencies: ["ChronoHardware", "CALSA", "CLibevdev"]),
         // The real-time session loop: one thread, one wait, absolute CLOCK_MONOTONIC deadlines.
         .target(name: "ChronoRuntime", dependencies: ["ChronoCore", "ChronoHardware", "CLinuxSystem"]),
         // epoll, timerfd and eventfd headers, which Swift's Glibc module does not export.
@@ -68,7 +72,7 @@ let package = Package(
         .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime"]),
         .testTarget(name: "ChronoCoreTests", dependencies: ["ChronoCore"]),
         .testTarget(name: "ChronoSimulationTests", dependencies: ["ChronoSimulation", "ChronoCore"]),
-        .testTarget(name: "ChronoHardwareTests", dependencies: ["ChronoHardware", "ChronoTesting"]),
+        .testTarget(name: "ChronoHardwareTests", dependencies: ["ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoRuntimeTests", dependencies: ["ChronoRuntime", "ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoStoreTests", dependencies: ["ChronoStore", "ChronoCore"]),
         .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoTesting"]),

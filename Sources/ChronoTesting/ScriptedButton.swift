@@ -45,7 +45,7 @@ public final class ScriptedButton: ButtonInput, Sendable {
     /// Queues an edge and wakes whoever polls `pollDescriptor`. Ignored after `close()`.
     public func inject(_ edge: ButtonEdge) {
         state.withLock { state in
-            guard state.descriptor >= 0 else { return }
+            guard state.descriptor >= 0, state.wakeDescriptor >= 0 else { return }
             state.pending.append(edge)
             state.injected.append(edge)
             // Under the lock, so "descriptor readable" and "queue non-empty" never disagree.
@@ -66,6 +66,16 @@ public final class ScriptedButton: ButtonInput, Sendable {
         state.withLock { $0.readFailure = error }
     }
 
+    /// Closes the pipe's write end: the descriptor reports POLLHUP from now on, as an unplugged input
+    /// device's (evdev) does. Later `inject`s are ignored.
+    public func hangUp() {
+        state.withLock { state in
+            guard state.wakeDescriptor >= 0 else { return }
+            _ = Glibc.close(state.wakeDescriptor)
+            state.wakeDescriptor = -1
+        }
+    }
+
     public func readEdges() throws -> [ButtonEdge] {
         try state.withLock { state in
             if let failure = state.readFailure { throw failure }
@@ -79,10 +89,8 @@ public final class ScriptedButton: ButtonInput, Sendable {
 
     public func close() {
         state.withLock { state in
-            if state.descriptor >= 0 {
-                _ = Glibc.close(state.descriptor)
-                _ = Glibc.close(state.wakeDescriptor)
-            }
+            if state.descriptor >= 0 { _ = Glibc.close(state.descriptor) }
+            if state.wakeDescriptor >= 0 { _ = Glibc.close(state.wakeDescriptor) }
             state.descriptor = -1
             state.wakeDescriptor = -1
             state.pending.removeAll()

@@ -5,6 +5,7 @@
 //   chronoception-hil-probe gpio CHIP_LABEL SIM_SYSFS_FOLDER [TAG [EXPECTED_API]]
 //   chronoception-hil-probe sound PLAYBACK_PCM CAPTURE_PCM [TAG]
 //   chronoception-hil-probe permission CHIP_LABEL [TAG]   (drops root; run last)
+//   chronoception-hil-probe evdev [TAG]                   (a uinput keyboard; drops root at its end)
 import ChronoHardware
 import Glibc
 
@@ -30,8 +31,14 @@ case "permission":
     let report = CheckReport(prefix: argument(3).map { "[\($0)] " } ?? "")
     GpioChecks(chip: SimulatedChip(folder: ""), label: label, report: report).permissionDenied()
     exit(report.failed == 0 ? 0 : 1)
+case "evdev":
+    let report = CheckReport(prefix: argument(2).map { "[\($0)] " } ?? "")
+    let checks = EvdevChecks(report: report)
+    checks.run()
+    checks.permissionDenied()
+    exit(report.failed == 0 ? 0 : 1)
 default:
     break
 }
-print("usage: chronoception-hil-probe gpio CHIP_LABEL SIM_FOLDER [TAG] | sound PLAYBACK CAPTURE [TAG] | permission CHIP_LABEL [TAG]")
+print("usage: chronoception-hil-probe gpio CHIP_LABEL SIM_FOLDER [TAG] | sound PLAYBACK CAPTURE [TAG] | permission CHIP_LABEL [TAG] | evdev [TAG]")
 exit(2)

@@ -102,3 +102,29 @@ import Glibc
         #expect(throws: CommandFailure.self) { try InputFile.read("/dev/zero", what: "zeros", limit: 1 << 16) }
     }
 }
+
+/// On a full disk, `-o` keeps the old file whole and leaves no temporary behind. Needs root for a
+/// small tmpfs (CI runs as root).
+@Suite(.serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+struct OutputFileFullDiskTests {
+    @Test func theOldFileSurvivesAndNothingPartialRemains() throws {
+        let directory = NSTemporaryDirectory() + "chronoception-full-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=64k", "tmpfs", directory]
+        try mount.run()
+        mount.waitUntilExit()
+        try #require(mount.terminationStatus == 0)
+        defer { _ = umount2(directory, Int32(MNT_DETACH)) }
+        let path = directory + "/export.csv"
+        try OutputFile.write("the old export\n", to: path)
+        let result = Result { () throws(OutputError) in try OutputFile.write(String(repeating: "x", count: 1 << 20), to: path) }
+        guard case .failure(let error) = result else { Issue.record("1 MiB fitted in 64 KiB"); return }
+        #expect(error.status == .ioError)
+        #expect(error.description.contains("Nothing partial was left behind"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "the old export\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["export.csv"])
+    }
+}

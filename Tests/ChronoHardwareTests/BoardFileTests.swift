@@ -21,7 +21,7 @@ struct BoardFileTests {
           safe_max_on_ms: 800
         """
 
-    @Test(arguments: ["raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w", "desktop"])
+    @Test(arguments: ["raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w", "desktop", "keyboard", "usb-foot-switch"])
     func shippedBoardsAreValid(name: String) throws {
         let board = try BoardCatalog(searchPath: [Self.boardsFolder]).load(name)
         #expect(board.name == name)
@@ -133,7 +133,7 @@ struct BoardFileTests {
         let catalog = BoardCatalog(searchPath: [folder.path + "/missing", folder.path, Self.boardsFolder])
         #expect(try catalog.locate("test") == folder.path + "/test.yaml")
         #expect(try catalog.locate(folder.path + "/test.yaml") == folder.path + "/test.yaml")
-        #expect(catalog.list().map(\.name) == ["desktop", "raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w", "test"])
+        #expect(catalog.list().map(\.name) == ["desktop", "keyboard", "raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w", "test", "usb-foot-switch"])
         #expect(throws: BoardNotFoundError.self) { try catalog.locate("pi9") }
     }
 
@@ -158,4 +158,66 @@ final class TemporaryFolder: Sendable {
         path = String(cString: made)
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+@Suite("Board files: evdev buttons")
+struct EvdevBoardFileTests {
+    func parse(_ button: String, rest: String = "") throws -> BoardConfiguration {
+        try BoardFileParser.parse("name: test\nbutton:\n" + button + rest, file: "boards/test.yaml")
+    }
+
+    func error(_ button: String) -> BoardFileError? {
+        do {
+            _ = try parse(button)
+            return nil
+        } catch let error as BoardFileError {
+            return error
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func keyboardBoardIsTheFirstKeyboardsSpaceBar() throws {
+        let board = try BoardCatalog(searchPath: [BoardFileTests.boardsFolder]).load("keyboard")
+        #expect(board.button.driver == .evdev(EvdevInput(device: .firstKeyboard, keyCode: 57, grab: false)))
+        #expect(board.button.debounceMilliseconds == 0)
+        #expect(board.motor.driver == .terminal)
+        #expect(board.sound.driver == .alsa && board.sound.mixerControl == "Master")
+    }
+
+    @Test func footSwitchBoardMatchesByNameAndGrabs() throws {
+        let board = try BoardCatalog(searchPath: [BoardFileTests.boardsFolder]).load("usb-foot-switch")
+        #expect(board.button.driver == .evdev(EvdevInput(device: .name("FootSwitch"), keyCode: 48, grab: true)))
+        #expect(board.motor.driver == .terminal)
+    }
+
+    @Test func evdevDefaultsAreTheDesktops() throws {
+        let board = try parse("  driver: evdev\n")
+        #expect(board.button.driver == .evdev(EvdevInput(device: .firstKeyboard, keyCode: 57, grab: false)))
+        #expect(board.button.debounceMilliseconds == 0)
+        #expect(board.motor == MotorConfiguration(driver: .terminal, safeMaxOnMilliseconds: 1000, onsetLatencyMilliseconds: 0))
+        #expect(board.sound.driver == .alsa && board.sound.device == "default")
+    }
+
+    @Test func aBoardMaySayOtherwise() throws {
+        let board = try parse("  driver: evdev\n  device: /dev/input/by-id/usb-x-event-kbd\n  key: KEY_PAGEDOWN\n  grab: true\n",
+                              rest: "motor:\n  chip: gpiochip0\n  line: 27\n  safe_max_on_ms: 800\nsound:\n  driver: none\n")
+        #expect(board.button.driver == .evdev(EvdevInput(device: .path("/dev/input/by-id/usb-x-event-kbd"), keyCode: 109, grab: true)))
+        #expect(board.motor.driver == .gpiod(GpioOutputLine(chip: "gpiochip0", line: .offset(27), activeLow: false)))
+        #expect(board.sound.driver == .none)
+    }
+
+    @Test func errorsNameTheKeyAndTheFix() throws {
+        let unknownKey = try #require(error("  driver: evdev\n  key: spacebar\n"))
+        #expect(unknownKey.key == "button.key" && unknownKey.problem == "unknown key \"spacebar\"" && unknownKey.fix.contains("`key: space`"))
+        let both = try #require(error("  driver: evdev\n  device: first-keyboard\n  device_name: Pedal\n"))
+        #expect(both.key == "button.device_name" && both.problem.contains("conflicts"))
+        let notPath = try #require(error("  driver: evdev\n  device: event3\n"))
+        #expect(notPath.key == "button.device" && notPath.fix.contains("/dev/input/by-id"))
+        let grab = try #require(error("  driver: evdev\n  grab: maybe\n"))
+        #expect(grab.key == "button.grab")
+        let typo = try #require(error("  driver: evdev\n  devise: first-keyboard\n"))
+        #expect(typo.key == "button.devise" && typo.fix.contains("did you mean `device`"))
+        #expect(both.description.hasPrefix("boards/test.yaml:"))
+    }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Downloads (once) the Debian packages the hardware-in-the-loop tier needs and unpacks the few files
 # it uses into the cache folder given as $1:
-#   kernel/      vmlinuz, the modules the guest loads, the matching kbuild headers
+#   kernel/      vmlinuz, the modules the guest loads (configfs, sound, evdev, uinput), the matching kbuild headers
 #   src/         gpio-sim.c, gpiolib.h, irq_sim.c from linux-source-6.1
 #   busybox      the static busybox for the guest
 #   gpiod-v2/    libgpiod 2.x (API v2) from bookworm-backports, unpacked into a private prefix
@@ -61,11 +61,21 @@ if [[ ! -f "$cache/kernel/.done-$abi" ]]; then
     "./lib/modules/$abi/kernel/sound/soundcore.ko" \
     "./lib/modules/$abi/kernel/sound/core/*.ko" \
     "./lib/modules/$abi/kernel/sound/drivers/snd-aloop.ko" \
-    "./lib/modules/$abi/kernel/sound/drivers/snd-dummy.ko"
+    "./lib/modules/$abi/kernel/sound/drivers/snd-dummy.ko" \
+    "./lib/modules/$abi/kernel/drivers/input/evdev.ko" \
+    "./lib/modules/$abi/kernel/drivers/input/misc/uinput.ko"
   for pkg in "linux-headers-$abi" "linux-headers-$headers_common" linux-kbuild-6.1; do
     dpkg-deb -x "$(deb_of "$pkg")" "$cache/kernel/root"
   done
   touch "$cache/kernel/.done-$abi"
+fi
+
+# evdev and uinput (the evdev button's checks) were added later: a cache made before then gets them
+# here, from the image package already downloaded.
+if [[ ! -f "$cache/kernel/root/lib/modules/$abi/kernel/drivers/input/misc/uinput.ko" ]]; then
+  log "unpacking evdev.ko and uinput.ko"
+  dpkg-deb --fsys-tarfile "$(deb_of "linux-image-$abi")" | tar -x -C "$cache/kernel/root" \
+    "./lib/modules/$abi/kernel/drivers/input/evdev.ko" "./lib/modules/$abi/kernel/drivers/input/misc/uinput.ko"
 fi
 
 # --- the three source files gpio-sim needs --------------------------------------------------------

@@ -1,5 +1,5 @@
 #!/bin/busybox sh
-# /init of the HIL guest: mounts the kernel's filesystems, loads configfs, gpio-sim and snd-aloop,
+# /init of the HIL guest: mounts the kernel's filesystems, loads configfs, gpio-sim, snd-aloop, evdev and uinput,
 # creates a simulated gpiochip and runs the probe binaries built against libgpiod v1 and v2.
 # Everything it prints goes to the serial console, which Tests/hil/run reads.
 /bin/busybox --install -s /bin
@@ -10,7 +10,7 @@ mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 echo "hil-guest: booted $(uname -r)"
 
-for module in configfs gpio-sim soundcore snd snd-timer snd-pcm snd-aloop; do
+for module in configfs gpio-sim soundcore snd snd-timer snd-pcm snd-aloop evdev uinput; do
   insmod "/modules/$module.ko" 2>/tmp/insmod.err || echo "not ok - [guest] insmod $module: $(cat /tmp/insmod.err)"
 done
 mount -t configfs configfs /sys/kernel/config
@@ -37,6 +37,14 @@ if [ -e /proc/asound/Loopback ]; then
   /probe-v1 sound hw:Loopback,0,0 hw:Loopback,1,0 alsa
 else
   echo "not ok - [alsa] snd-aloop card missing"
+fi
+# The evdev button against a uinput keyboard (drops root at its end, in its own process).
+if [ -e /dev/uinput ]; then
+  start=$(cut -d' ' -f1 /proc/uptime)
+  /probe-v1 evdev evdev
+  echo "hil-guest: evdev checks took $(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $start }") s"
+else
+  echo "not ok - [evdev] /dev/uinput missing"
 fi
 # Last: these drop root for good.
 /probe-v1 permission chrono-sim libgpiod-v1

@@ -86,10 +86,17 @@ struct BoardCheckCommand: ParsableCommand {
     // MARK: - Buttons
 
     private func checkButton(_ button: ButtonConfiguration, role: String, report: inout BringUpReport) {
-        guard case .gpiod(let line) = button.driver else {
+        switch button.driver {
+        case .terminal:
             report.info("\(role): terminal keyboard (the runtime reads space/enter from the terminal); no GPIO to open")
-            return
+        case .gpiod(let line):
+            checkGpioButton(button, line: line, role: role, report: &report)
+        case .evdev(let input):
+            checkEvdevButton(input, role: role, report: &report)
         }
+    }
+
+    private func checkGpioButton(_ button: ButtonConfiguration, line: GpioInputLine, role: String, report: inout BringUpReport) {
         let input: GpiodButton
         do {
             input = try GpiodButton(line: line, debounceMilliseconds: button.debounceMilliseconds, role: role)
@@ -125,8 +132,53 @@ struct BoardCheckCommand: ParsableCommand {
         report.pass(text)
     }
 
-    /// Waits on the line's descriptor (no busy loop) for the first edge of `direction`.
-    private func waitForEdge(_ direction: ButtonEdge.Direction, on input: GpiodButton,
+    /// An input device's key: the device found, then one press and release with their kernel stamps.
+    private func checkEvdevButton(_ input: EvdevInput, role: String, report: inout BringUpReport) {
+        let keyName = EvdevKeyName.name(of: input.keyCode)
+        let scan = EvdevDeviceFinder().scan(keyCode: input.keyCode)
+        for device in scan.devices where device.hasKey {
+            report.info("\(role): input device with \(keyName): \(device.listing)")
+        }
+        let button: EvdevButton
+        do {
+            button = try EvdevButton(input: input, role: role)
+        } catch {
+            report.fail("\(role): \(error.detail)", fix: error.fix)
+            return
+        }
+        defer { button.close() }
+        report.pass("\(role): \(input.device) is \"\(button.name)\" at \(button.path)"
+            + (button.vendor != 0 ? String(format: " (USB %04x:%04x)", button.vendor, button.product) : "")
+            + ", key \(keyName), kernel timestamps on CLOCK_MONOTONIC\(button.grabbed ? ", grabbed" : "")")
+        if button.isPressed {
+            report.warn("\(role): \(keyName) is held down right now", fix: "release it; if nothing is pressed, check `\(role).key`")
+        }
+        guard !noPress else { return }
+
+        print("       Press and release \(keyName) on \"\(button.name)\" within \(Int(pressTimeout)) s…")
+        let deadline = HardwareClock.monotonicNanoseconds() + Int64(pressTimeout * 1e9)
+        guard let (press, readAt) = waitForEdge(.pressed, on: button, until: deadline) else {
+            if let other = button.lastOtherKeyPressed {
+                report.fail("\(role): no \(keyName) within \(Int(pressTimeout)) s, but the device sent \(EvdevKeyName.name(of: other))",
+                            fix: "set `\(role).key: \(EvdevKeyName.boardName(of: other))` in the board file")
+            } else {
+                report.fail("\(role): no press within \(Int(pressTimeout)) s",
+                            fix: "check that \"\(button.name)\" is the device you pressed (`\(role).device`); `evtest \(button.path)` shows its events")
+            }
+            return
+        }
+        let seconds = Double(press.monotonicNanoseconds) / 1e9
+        let latency = Double(readAt - press.monotonicNanoseconds) / 1e6
+        var text = "\(role): press at \(String(format: "%.6f", seconds)) s (kernel timestamp, CLOCK_MONOTONIC), "
+            + "in user space \(String(format: "%.3f", latency)) ms later"
+        if let (release, _) = waitForEdge(.released, on: button, until: HardwareClock.monotonicNanoseconds() + 5_000_000_000) {
+            text += "; released after \((release.monotonicNanoseconds - press.monotonicNanoseconds) / 1_000_000) ms"
+        }
+        report.pass(text)
+    }
+
+    /// Waits on the button's descriptor (no busy loop) for the first edge of `direction`.
+    private func waitForEdge(_ direction: ButtonEdge.Direction, on input: ButtonInput,
                              until deadline: Int64) -> (ButtonEdge, Int64)? {
         while true {
             let remaining = deadline - HardwareClock.monotonicNanoseconds()

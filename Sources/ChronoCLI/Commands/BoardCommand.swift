@@ -28,8 +28,8 @@ struct BoardListCommand: ParsableCommand {
             } catch {
                 summary = "INVALID: run `chronoception board show \(entry.name)`"
             }
-            print("\(entry.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(summary)")
-            print("\(String(repeating: " ", count: 23))\(entry.path)")
+            print(TerminalSafeText.sanitized("\(entry.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(summary)", keepNewlines: false))
+            print(TerminalSafeText.sanitized("\(String(repeating: " ", count: 23))\(entry.path)", keepNewlines: false))
         }
     }
 }
@@ -52,6 +52,9 @@ struct BoardShowCommand: ParsableCommand {
             return
         }
         print(TerminalSafeText.sanitized(BoardDescription(configuration).text))
+        for (button, role) in [(configuration.button, "button"), (configuration.secondButton, "second_button")] {
+            if let button, let line = BoardDescription.resolution(of: button, role: role) { print(TerminalSafeText.sanitized(line)) }
+        }
     }
 }
 

@@ -35,6 +35,9 @@ struct BoardDescription {
             case .gpiod(let input):
                 return .object([("driver", .string("gpiod"))] + line(input.chip, input.line, activeLow: input.activeLow)
                                + [("bias", .string(input.bias.rawValue)), ("debounce_ms", .int(button.debounceMilliseconds))])
+            case .evdev(let input):
+                return .object([("driver", .string("evdev")), ("device", .string("\(input.device)")), ("key", .string(input.keyName)), ("grab", .bool(input.grab)),
+                                ("key_code", .int(Int(input.keyCode))), ("debounce_ms", .int(button.debounceMilliseconds))])
             }
         }
         var motor: [(String, JSONValue)] = [("safe_max_on_ms", .int(board.motor.safeMaxOnMilliseconds)),
@@ -66,6 +69,23 @@ struct BoardDescription {
         case .gpiod(let line):
             return "gpiod chip \(line.chip), \(line.line), \(line.activeLow ? "active-low" : "active-high"), "
                 + "bias \(line.bias.rawValue), debounce \(button.debounceMilliseconds) ms"
+        case .evdev(let input):
+            return "evdev \(input.device), key \(input.keyName) (\(EvdevKeyName.name(of: input.keyCode))), "
+                + "\(input.grab ? "grabbed (its keys reach no other program)" : "not grabbed"), debounce \(button.debounceMilliseconds) ms"
+        }
+    }
+
+    /// Where an evdev button's device reference leads on this machine right now, or why nowhere.
+    static func resolution(of button: ButtonConfiguration, role: String,
+                           finder: EvdevDeviceFinder = EvdevDeviceFinder()) -> String? {
+        guard case .evdev(let input) = button.driver else { return nil }
+        do {
+            let path = try finder.resolve(input.device, keyCode: input.keyCode, role: role)
+            let device = finder.scan(keyCode: input.keyCode).devices.first { $0.path == path || $0.byIdPaths.contains(path) }
+            let node = device.map { $0.path == path ? ", \"\($0.name)\"" : " = \($0.path), \"\($0.name)\"" } ?? ""
+            return "\(role) device: \(path)\(node)"
+        } catch {
+            return "\(role) device: not found now: \(error.detail). Fix: \(error.fix)"
         }
     }
 

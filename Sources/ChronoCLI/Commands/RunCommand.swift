@@ -36,8 +36,7 @@ struct RunCommand: ParsableCommand {
         if mode == .fear && !fearAllowed {
             throw ValidationError("--mode fear needs --i-understand-fear-mode (or `chronoception settings set fear-mode on`): Fear Mode is an experiment and opt-in.")
         }
-        let drivers = try BoardDrivers(boardName: options.board, bell: options.bell,
-                                       keyHoldMilliseconds: options.keyHoldMilliseconds, motorLog: options.motorLog)
+        var drivers = try openDriversWaitingForButton()
         defer { drivers.close() }
         let gestures = options.gestures(for: drivers.board, settings: settings)
         let storeLibrary = StoreDeviceLibrary(store: store)
@@ -65,23 +64,64 @@ struct RunCommand: ParsableCommand {
         defer { sound.output?.close() }
         let soundStatus = sound.status
 
-        let controller = DeviceDaemonController(library: library, board: drivers.board.name, pressHint: drivers.pressHint,
-                                                fearAllowed: fearAllowed, soundStatus: { soundStatus })
-        let motor = drivers.motorSettings
-        let loop = try SessionLoop(
-            button: drivers.button, motor: drivers.motor, sound: sound.output, controller: controller,
-            sinks: LoopSinks(console: drivers.console, stateFile: options.stateFileLocation,
-                             recorder: options.recorder(store: store, console: drivers.console, also: [library])),
-            settings: SessionLoop.Settings(onsetLatency: motor.onsetLatency, safeMaximumOn: motor.safeMaximumOn,
-                                           realtimePriority: options.noRealtime ? nil : RealtimeScheduling.defaultPriority))
-        drivers.quitRelay.connect(loop.stopper)
-        let report = try LoopThread.run(loop)
-        drivers.close()
-        if let failure = UnsavedSessionLog.process.failure { throw failure }
-        // Stopping the daemon is its normal end: SIGTERM (systemd), SIGINT (Ctrl-C) and SIGQUIT (Ctrl-\)
-        // all exit 0, so `Restart=on-failure` does not start it again (docs/EXIT-CODES.md).
-        if case .signal(let number) = report.ending, number != SIGTERM && number != SIGINT && number != SIGQUIT {
-            throw ExitCode(128 + number)
+        while true {
+            let controller = DeviceDaemonController(library: library, board: drivers.board.name, pressHint: drivers.pressHint,
+                                                    fearAllowed: fearAllowed, soundStatus: { soundStatus })
+            let motor = drivers.motorSettings
+            let loop = try SessionLoop(
+                button: drivers.button, motor: drivers.motor, sound: sound.output, controller: controller,
+                sinks: LoopSinks(console: drivers.console, stateFile: options.stateFileLocation,
+                                 recorder: options.recorder(store: store, console: drivers.console, also: [library])),
+                settings: SessionLoop.Settings(onsetLatency: motor.onsetLatency, safeMaximumOn: motor.safeMaximumOn,
+                                               realtimePriority: options.noRealtime ? nil : RealtimeScheduling.defaultPriority))
+            drivers.quitRelay.connect(loop.stopper)
+            let report: SessionLoop.Report
+            do {
+                report = try LoopThread.run(loop)
+            } catch let error as EvdevError where error.kind == .deviceGone {
+                // The loop has recorded a running session as interrupted; wait for the device to return.
+                drivers.close()
+                drivers = try openDriversWaitingForButton(lost: error.detail)
+                continue
+            }
+            let unplugged = (drivers.button as? EvdevButton)?.isUnplugged() ?? false
+            drivers.close()
+            if let failure = UnsavedSessionLog.process.failure { throw failure }
+            if unplugged, case .stopped = report.ending {
+                drivers = try openDriversWaitingForButton(lost: "the button's input device was unplugged")
+                continue
+            }
+            // Stopping the daemon is its normal end: SIGTERM (systemd), SIGINT (Ctrl-C) and SIGQUIT
+            // (Ctrl-\) all exit 0, so `Restart=on-failure` does not start it again (docs/EXIT-CODES.md).
+            if case .signal(let number) = report.ending, number != SIGTERM && number != SIGINT && number != SIGQUIT {
+                throw ExitCode(128 + number)
+            }
+            return
+        }
+    }
+
+    /// Opens the board's drivers; while an input-device button is missing (not plugged in yet, or
+    /// unplugged), says so once and waits for a device to appear instead of failing. SIGTERM and
+    /// SIGINT end the wait (nothing is open then).
+    private func openDriversWaitingForButton(lost: String? = nil) throws -> BoardDrivers {
+        var announced = false
+        if let lost {
+            printError("chronoception: \(lost); waiting for it to come back.")
+            announced = true
+        }
+        while true {
+            do {
+                let drivers = try BoardDrivers(boardName: options.board, bell: options.bell,
+                                               keyHoldMilliseconds: options.keyHoldMilliseconds, motorLog: options.motorLog)
+                if announced { drivers.console.writeLine("\(lost == nil ? "Found the button" : "The button is back"): \(drivers.buttonIntroduction ?? drivers.board.name)") }
+                return drivers
+            } catch let error as EvdevError where error.kind == .noSuchDevice || error.kind == .deviceGone {
+                if !announced {
+                    printError("chronoception: \(error)\nWaiting for the device to be plugged in.")
+                    announced = true
+                }
+                EvdevDeviceFinder().waitForNewDevices(timeoutMilliseconds: 2000)
+            }
         }
     }
 }

@@ -38,7 +38,9 @@ extension ExitStatus {
         case let store as StoreError: return classifying(store)
         case is BoardFileError: return .badConfiguration
         case is BoardNotFoundError: return .noInput
-        case is GpioError, is SoundError, is TerminalError: return .deviceUnavailable
+        case is GpioError, is SoundError, is TerminalError, is EvdevError: return .deviceUnavailable
+        case is HealthLogWriteError: return .ioError
+        case is LoopError: return .internalError
         case is ReplayScriptError: return .badInput
         case is IntervalError, is ConfigurationError: return .usage
         case let output as OutputError: return output.status

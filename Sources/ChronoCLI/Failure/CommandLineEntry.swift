@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,6 +31,7 @@ extension Chronoception {
         }
         do {
             try command.run()
+            ChronoStore.rememberVerifiedDatabases()
             try StandardOutput.flush()
             return ExitStatus.success.rawValue
         } catch {

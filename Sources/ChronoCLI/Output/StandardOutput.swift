@@ -1,3 +1,4 @@
+import ChronoHardware
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -38,6 +39,8 @@ enum StandardOutput {
         if ferror(stdout) != 0 {
             throw .writeFailed("to standard output", errno: EIO, partialRemoved: false)
         }
+        let lines = ConsoleWriteFailure.first
+        if lines != 0 { throw .writeFailed("to standard output", errno: lines, partialRemoved: false) }
     }
 }
 

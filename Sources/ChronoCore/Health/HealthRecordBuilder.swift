@@ -54,7 +54,7 @@ public enum HealthRecordBuilder {
         }
         guard anchor.checkedUnixNanoseconds(at: outcome.recordStart) != nil,
               anchor.checkedUnixNanoseconds(at: outcome.endedAt) != nil else {
-            return .none(reason: "The session's dates fall outside \(TimeLimits.wallClockRangeText); its marks are unreliable.")
+            return .none(reason: "The session's dates fall outside the accepted range, \(TimeLimits.wallClockRangeText); its marks are unreliable.")
         }
         return .record(HealthRecord(
             startDate: anchor.wallTime(at: outcome.recordStart),

@@ -83,6 +83,8 @@ public struct ButtonConfiguration: Sendable, Equatable {
         case gpiod(GpioInputLine)
         /// The terminal keyboard (desktop board); implemented by the runtime.
         case terminal
+        /// A key of an input device (keyboard, USB foot switch, clicker) read through libevdev.
+        case evdev(EvdevInput)
     }
 
     public var driver: Driver

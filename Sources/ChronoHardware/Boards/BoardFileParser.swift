@@ -45,10 +45,17 @@ public enum BoardFileParser {
         var secondButton: ButtonConfiguration?
         if var reader = try top.mapping("second_button") { secondButton = try parseButton(&reader) }
 
-        guard var motorReader = try top.mapping("motor") else {
+        // A desktop board with an input device as the button keeps the desktop's terminal motor and
+        // ALSA sound unless it says otherwise.
+        let desktopDefaults = if case .evdev = button.driver { true } else { false }
+        let motor: MotorConfiguration
+        if var motorReader = try top.mapping("motor") {
+            motor = try parseMotor(&motorReader)
+        } else if desktopDefaults {
+            motor = MotorConfiguration(driver: .terminal, safeMaxOnMilliseconds: 1000, onsetLatencyMilliseconds: 0)
+        } else {
             throw top.error("motor", "is missing", fix: "add a `motor:` section (see boards/raspberry-pi-4b.yaml)")
         }
-        let motor = try parseMotor(&motorReader)
         var led: GpioOutputLine?
         if var reader = try top.mapping("led") {
             led = try parseOutputLine(&reader)
@@ -57,6 +64,9 @@ public enum BoardFileParser {
         let sound: SoundConfiguration
         if var reader = try top.mapping("sound") {
             sound = try parseSound(&reader)
+        } else if desktopDefaults {
+            sound = SoundConfiguration(driver: .alsa, device: "default", mixerDevice: "default", mixerControl: "Master",
+                                       periodFrames: 256, sampleRate: 48_000, loudness: 0.5)
         } else {
             sound = SoundConfiguration(driver: .none, device: "default", mixerDevice: "default", mixerControl: nil,
                                        periodFrames: 256, sampleRate: 48_000, loudness: 0.5)
@@ -74,13 +84,16 @@ public enum BoardFileParser {
     // MARK: - Sections
 
     private static func parseButton(_ reader: inout YAMLMappingReader) throws(BoardFileError) -> ButtonConfiguration {
-        let driver = try reader.choice("driver", default: DriverKind.gpiod, among: [.gpiod, .terminal])
-        let debounce = try reader.int("debounce_ms", default: 10, in: 0...1000, unit: "ms",
+        let driver = try reader.choice("driver", default: DriverKind.gpiod, among: [.gpiod, .terminal, .evdev])
+        // Keyboards and HID switches debounce in their firmware: evdev key events do not bounce.
+        let debounce = try reader.int("debounce_ms", default: driver == .evdev ? 0 : 10, in: 0...1000, unit: "ms",
                                       fix: "set how long contact bounce lasts, e.g. `debounce_ms: 10`")
         let result: ButtonConfiguration
         switch driver {
         case .terminal:
             result = ButtonConfiguration(driver: .terminal, debounceMilliseconds: debounce)
+        case .evdev:
+            result = ButtonConfiguration(driver: .evdev(try parseEvdevInput(&reader)), debounceMilliseconds: debounce)
         case .gpiod:
             let output = try parseOutputLine(&reader)
             let bias = try reader.choice("bias", default: GpioBias.pullUp, among: GpioBias.allCases)
@@ -91,8 +104,47 @@ public enum BoardFileParser {
         return result
     }
 
+    /// device or device_name, key and grab: the input device and key of `driver: evdev`.
+    private static func parseEvdevInput(_ reader: inout YAMLMappingReader) throws(BoardFileError) -> EvdevInput {
+        let deviceFix = "write a path such as `device: /dev/input/by-id/usb-…-event-kbd` (`ls -l /dev/input/by-id` lists them) "
+            + "or `device: first-keyboard`; to match the device's name use `device_name:` instead"
+        let device = try reader.optionalString("device", fix: deviceFix)
+        let deviceName = try reader.optionalString("device_name", fix: "write part of the device's name, e.g. `device_name: FootSwitch` "
+            + "(`chronoception board check` lists the devices it finds)")
+        let reference: EvdevDeviceReference
+        switch (device, deviceName) {
+        case (_?, _?):
+            throw reader.error("device_name", at: reader.node("device_name"), "conflicts with `device`",
+                               fix: "keep `device:` (a path or first-keyboard) or `device_name:` (part of the name), not both")
+        case (nil, let name?):
+            reference = .name(name)
+        case ("first-keyboard"?, nil), (nil, nil):
+            reference = .firstKeyboard
+        case (let path?, nil):
+            guard path.hasPrefix("/") else {
+                throw reader.error("device", at: reader.node("device"), "\"\(path)\" is neither a path nor first-keyboard", fix: deviceFix)
+            }
+            reference = .path(path)
+        }
+        let keyFix = "name the key the device sends: `key: space` (the default), `enter`, `b`, `f13`, `pagedown`, `KEY_…` or `BTN_…` "
+            + "names as `evtest` shows them (`chronoception board check` names a key pressed instead)"
+        var keyCode: UInt16 = 57 // KEY_SPACE
+        if let keyNode = reader.node("key") {
+            guard let text = keyNode.scalar?.string, !text.isEmpty else {
+                throw reader.error("key", at: keyNode, "expected a key name, got \(YAMLMappingReader.describe(keyNode))", fix: keyFix)
+            }
+            guard let code = EvdevKeyName.code(for: text) else {
+                throw reader.error("key", at: keyNode, "unknown key \"\(text)\"", fix: keyFix)
+            }
+            keyCode = code
+        }
+        let grab = try reader.bool("grab", default: false,
+                                   fix: "write `grab: true` to keep the device's keys from other programs while in use, else false")
+        return EvdevInput(device: reference, keyCode: keyCode, grab: grab)
+    }
+
     private static func parseMotor(_ reader: inout YAMLMappingReader) throws(BoardFileError) -> MotorConfiguration {
-        let driver = try reader.choice("driver", default: DriverKind.gpiod, among: [.gpiod, .terminal])
+        let driver = try reader.choice("driver", default: MotorDriverKind.gpiod, among: [.gpiod, .terminal])
         let safeMax = try reader.int("safe_max_on_ms", in: 10...10_000, unit: "ms",
                                      fix: "set the longest the motor may run in one go, e.g. `safe_max_on_ms: 1000`")
         let onset = try reader.int("onset_latency_ms", default: 0, in: 0...500, unit: "ms",
@@ -206,8 +258,15 @@ public enum BoardFileParser {
         return nsError.localizedDescription
     }
 
-    /// The two GPIO-ish drivers a button or motor may use.
+    /// The drivers a button may use.
     private enum DriverKind: String {
+        case gpiod
+        case terminal
+        case evdev
+    }
+
+    /// The drivers a motor may use.
+    private enum MotorDriverKind: String {
         case gpiod
         case terminal
     }

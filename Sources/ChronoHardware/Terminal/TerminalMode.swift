@@ -110,7 +110,7 @@ private func installRestoreHooks() {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = restoreTerminalAndStop
         sigemptyset(&action.sa_mask)
-        action.sa_flags = Int32(SA_RESETHAND)
+        action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)  // 0x80000000: does not fit Int32 as a positive value
         _ = sigaction(number, &action, nil)
     }
     for number in crashSignals {

@@ -57,7 +57,10 @@ public final class TerminalScreen: Sendable {
                 write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             }
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }  // a closed terminal: nothing more to show
+            guard written > 0 else {  // a closed terminal or a full disk: nothing more to show
+                if descriptor == STDOUT_FILENO { ConsoleWriteFailure.record(errno: written < 0 ? errno : 5) }
+                return
+            }
             offset += written
         }
     }

@@ -1,4 +1,8 @@
+import ChronoHardware
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where lines for the person go: standard output, or the desktop terminal (which also shows the
 /// motor's pulses and so must keep lines and pulses apart). Called on the writer thread.
@@ -7,11 +11,23 @@ public protocol LineOutput: AnyObject, Sendable {
 }
 
 /// Lines to standard output, flushed one by one (a pipe or a journal sees each line as it happens).
+/// A failed write never stops a session (Foundation's `FileHandle.write` would trap on a full disk);
+/// the first failure is kept in `ConsoleWriteFailure` for the command to report when it ends.
 public final class StandardOutputLines: LineOutput {
     public init() {}
 
     public func writeLine(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        var bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 {
+                ConsoleWriteFailure.record(errno: written < 0 ? errno : EIO)
+                return
+            }
+            offset += written
+        }
     }
 }
 

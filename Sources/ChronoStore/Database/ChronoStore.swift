@@ -67,6 +67,13 @@ public final class ChronoStore: Sendable {
         }
     }
 
+    /// Records, for every database this process checked, that its files as they are now are sound,
+    /// so the next open can skip `quick_check` if nothing changed them. Call when the command is done
+    /// and its stores are released (the command-line entry point does).
+    public static func rememberVerifiedDatabases() {
+        VerifiedMarker.refreshAll()
+    }
+
     /// Opens an existing, checked database without ever writing to it.
     private static func openReadOnly(
         _ location: StoreLocation, reason: String, clock: any WallClockStatus,
@@ -161,6 +168,7 @@ public final class ChronoStore: Sendable {
 
     func mapped(_ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
+        if let error = error as? StoredValueCheck.OutOfRange { return .corrupt(path: location.databasePath, detail: error.description) }
         if let error = error as? DatabaseError { return StoreError(path: location.databasePath, error) }
         return .database(path: location.databasePath, detail: String(describing: error))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GRDB
+import Synchronization
 
 /// Looks at an existing database file before the store opens it for writing, so that a damaged or
 /// foreign file is reported and never changed: opening a pool switches the file to WAL and migrates
@@ -34,7 +35,11 @@ enum DatabaseFileCheck {
         guard header.count >= 100, Array(header.prefix(16)) == sqliteMagic else {
             throw .corrupt(path: path, detail: "no SQLite header")
         }
-        let (appID, tables, applied, integrity) = try inspect(path: path)
+        // `quick_check` reads every page (a third of a second for 100,000 sessions here): it is skipped
+        // when the files are exactly as they were after the last check passed.
+        let key = VerifiedMarker.key(path: path)
+        let alreadyVerified = key != nil && VerifiedMarker.read(path: path) == key
+        let (appID, tables, applied, integrity) = try inspect(path: path, integrity: !alreadyVerified)
         if appID == 0 && tables.isEmpty { return }
         if appID == applicationID {
             let unknown = applied.subtracting(knownMigrations)
@@ -43,6 +48,7 @@ enum DatabaseFileCheck {
                 let shown = integrity.prefix(3).joined(separator: "; ").replacingOccurrences(of: "\n", with: " ")
                 throw .corrupt(path: path, detail: "integrity check: \(shown.count > 300 ? String(shown.prefix(300)) + "…" : shown)")
             }
+            VerifiedMarker.opened(path)
             return
         }
         let listed = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
@@ -63,7 +69,7 @@ enum DatabaseFileCheck {
     /// Reads the application id, table names, applied migrations and `quick_check` through a
     /// read-only SQLite connection: nothing about the file can change (no WAL switch, no migration,
     /// no journal rollback).
-    private static func inspect(path: String) throws(StoreError) -> (Int32, [String], Set<String>, [String]) {
+    private static func inspect(path: String, integrity checkIntegrity: Bool) throws(StoreError) -> (Int32, [String], Set<String>, [String]) {
         do {
             let queue = try ReadOnlyConnection.open(path: path, label: "chronoception-file-check")
             return try queue.read { db in
@@ -72,7 +78,7 @@ enum DatabaseFileCheck {
                 guard appID == applicationID else { return (appID, tables, [], ["ok"]) }
                 let applied = tables.contains("grdb_migrations")
                     ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []
-                let integrity = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+                let integrity = checkIntegrity ? try String.fetchAll(db, sql: "PRAGMA quick_check(3)") : ["ok"]
                 return (appID, tables, applied, integrity)
             }
         } catch let error as DatabaseError {
@@ -96,5 +102,54 @@ extension StoreError {
         default:
             self = .database(path: path, detail: error.message ?? String(describing: error))
         }
+    }
+}
+
+/// Remembers that the database passed `quick_check` while its files had a given size and
+/// modification time (the database and its `-wal`), in a small file beside it. The key is written
+/// when the command that checked (or trusted) the file ends and has closed the store — so it covers
+/// this process's own writes — and any later change by anyone (another program, a crash that left a
+/// hot WAL, bit rot that changes the size) makes the next open check again. Best effort: without the
+/// marker, every open checks.
+enum VerifiedMarker {
+    private static let verified = Mutex<Set<String>>([])
+
+    /// The file at `path` passed the check (or was unchanged since it last did) in this process.
+    static func opened(_ path: String) { verified.withLock { _ = $0.insert(path) } }
+
+    /// Writes the marker for every database this process verified; call after the stores are closed.
+    static func refreshAll() {
+        for path in verified.withLock({ $0 }) {
+            if let key = key(path: path) { write(key, path: path) }
+        }
+    }
+
+    static func markerPath(_ path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return directory + "/." + name + ".verified"
+    }
+
+    static func key(path: String) -> String? {
+        func describe(_ file: String) -> String? {
+            var info = stat()
+            guard stat(file, &info) == 0 else { return nil }
+            return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        }
+        guard let database = describe(path) else { return nil }
+        return "1 " + database + " " + (describe(path + "-wal") ?? "no-wal")
+    }
+
+    static func read(path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: markerPath(path)), data.count < 512 else { return nil }
+        return String(data: data, encoding: .utf8)
+    }
+
+    static func write(_ key: String, path: String) {
+        let marker = markerPath(path)
+        let temporary = marker + ".\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(key.utf8)) else { return }
+        if rename(temporary, marker) != 0 { unlink(temporary) }
     }
 }

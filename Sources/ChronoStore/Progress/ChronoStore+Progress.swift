@@ -34,6 +34,7 @@ extension ChronoStore {
                     """, arguments: [milliseconds, now - 2 * window])
                 while let row = try rows.next() {
                     let started: Int64 = row[0]
+                    try StoredValueCheck.wallClock(started, offset: row[1], session: "in progress data")
                     let errors = ErrorAccumulator(attemptCount: row[2], absErrorSecondsSum: (row[3] as Double) * Double(row[2] as Int),
                                                   absPercentErrorSum: (row[4] as Double) * Double(row[2] as Int))
                     if started >= now - window { lastSeven.add(errors) } else { sevenBefore.add(errors) }
@@ -47,6 +48,7 @@ extension ChronoStore {
                     ORDER BY s.started_unix_ns DESC, s.id DESC, a.attempt_index DESC LIMIT ?
                     """, arguments: [milliseconds, ZoneStrip.length])
                 for row in attemptRows.reversed() {
+                    try StoredValueCheck.marks([row[0], row[1]], session: "in progress data")
                     let attempt = AttemptMeasurement(index: 1, target: interval, startMark: MonotonicInstant(nanoseconds: row[0]),
                                                      tapMark: MonotonicInstant(nanoseconds: row[1]))
                     zones.append(attempt.zone)
@@ -79,6 +81,7 @@ extension ChronoStore {
                 FROM session WHERE started_unix_ns >= ? AND +status = 'completed' AND attempt_count > 0\(only == nil ? "" : " AND target_interval_ms = \(only!.span.milliseconds)")
                 """, arguments: [now - Int64(ProgressReport.overallDays + 1) * 86_400_000_000_000])
             while let row = try dayRows.next() {
+                try StoredValueCheck.wallClock(row[0], offset: row[1], session: "in progress data")
                 let count: Int = row[2]
                 overallDaily[WallTime(unixNanoseconds: row[0], utcOffsetSeconds: row[1]).localDayNumber, default: ErrorAccumulator()]
                     .add(ErrorAccumulator(attemptCount: count, absErrorSecondsSum: (row[3] as Double) * Double(count),
@@ -104,8 +107,9 @@ extension ChronoStore {
             \(only == nil ? "" : "WHERE s.target_interval_ms = \(only!.span.milliseconds)")
             ORDER BY s.started_unix_ns DESC, s.id DESC LIMIT ?
             """, arguments: [limit])
-        return rows.map { row in
-            ProgressReport.SessionLine(
+        return try rows.map { row in
+            try StoredValueCheck.wallClock(row[4], offset: row[5], session: row[0])
+            return ProgressReport.SessionLine(
                 sessionID: row[0], mode: SessionMode(rawValue: row[1]) ?? .challenge, interval: Self.interval(milliseconds: row[2]),
                 status: row[3], startedAt: WallTime(unixNanoseconds: row[4], utcOffsetSeconds: row[5]),
                 plannedCount: row[6], doneCount: row[7], timeAcuityScore: row[8], meanAbsErrorSeconds: row[9],

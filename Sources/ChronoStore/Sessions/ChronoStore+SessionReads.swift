@@ -46,6 +46,14 @@ extension ChronoStore {
     }
 
     static func storedSession(_ row: Row, attempts: [(Int, Int64, Int64)], boundaries: [(Int, Int64, Int64?)]) throws -> StoredSession {
+        // Numbers from the file are input like any other: a row edited or damaged into times nothing
+        // can compute with is reported as damage instead of trapping in the arithmetic below.
+        let ended: Int64 = (row["ended_mono_ns"] as Int64?) ?? 0
+        var marks: [Int64] = [row["started_mono_ns"] as Int64, ended, row["anchor_mono_ns"] as Int64]
+        for attempt in attempts { marks += [attempt.1, attempt.2] }
+        for boundary in boundaries { marks += [boundary.1, boundary.2 ?? 0] }
+        try StoredValueCheck.marks(marks, session: row["id"])
+        try StoredValueCheck.wallClock(row["anchor_unix_ns"], offset: row["utc_offset_seconds"], session: row["id"])
         let configuration = try configuration(row)
         let status: String = row["status"]
         let startedAt = MonotonicInstant(nanoseconds: row["started_mono_ns"])
@@ -101,6 +109,8 @@ extension ChronoStore {
         if milliseconds % 1000 == 0, let interval = try? TrainingInterval(seconds: Int(milliseconds / 1000)) {
             return interval
         }
-        return .testOnly(milliseconds: milliseconds)
+        // A test interval, or a damaged value: kept inside the range intervals have, so no later
+        // arithmetic on it can overflow.
+        return .testOnly(milliseconds: min(max(milliseconds, 1), Int64(TrainingInterval.maximumSeconds) * 1000))
     }
 }

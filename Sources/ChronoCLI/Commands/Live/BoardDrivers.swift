@@ -17,6 +17,17 @@ final class BoardDrivers {
     let quitRelay: QuitRelay
     /// "press space" or "press the button".
     let pressHint: String
+    /// What the button is, for the first line of a session on a desktop board; nil for a GPIO button.
+    var buttonIntroduction: String? {
+        if let evdev = button as? EvdevButton {
+            return "Board \(board.name): \(EvdevKeyName.boardName(of: evdev.keyCode)) on \"\(evdev.name)\" (\(evdev.path)) is the button, "
+                + "read with the kernel's press and release times\(evdev.grabbed ? "; the device is grabbed" : ""). Ctrl-C quits."
+        }
+        if board.button.driver == .terminal {
+            return "Board \(board.name): space or Enter is the button (hold for a long press), q quits."
+        }
+        return nil
+    }
 
     /// The default board: `$CHRONOCEPTION_BOARD`, else the Raspberry Pi this is (from the device tree),
     /// else `desktop`.
@@ -47,6 +58,9 @@ final class BoardDrivers {
         case .gpiod(let line):
             button = try GpiodButton(line: line, debounceMilliseconds: board.button.debounceMilliseconds)
             pressHint = "press the button"
+        case .evdev(let input):
+            button = try EvdevButton(input: input)
+            pressHint = input.keyCode == 57 ? "press space" : "press \(input.keyName)"
         }
         var motor: MotorOutput
         switch board.motor.driver {

@@ -53,10 +53,13 @@ enum LiveSession {
             settings: SessionLoop.Settings(onsetLatency: motor.onsetLatency, safeMaximumOn: motor.safeMaximumOn,
                                            realtimePriority: options.noRealtime ? nil : RealtimeScheduling.defaultPriority))
         drivers.quitRelay.connect(loop.stopper)
-        if drivers.board.button.driver == .terminal {
-            drivers.console.writeLine("Board \(drivers.board.name): space or Enter is the button (hold for a long press), q quits.")
-        }
+        if let line = drivers.buttonIntroduction { drivers.console.writeLine(line) }
         let report = try LoopThread.run(loop)
+        if case .stopped = report.ending, let evdev = drivers.button as? EvdevButton, evdev.isUnplugged() {
+            drivers.close()
+            throw CommandFailure(EvdevError(kind: .deviceGone, role: "button", device: evdev.path,
+                                            detail: "\"\(evdev.name)\" was unplugged; the session was recorded as interrupted"))
+        }
         drivers.close()
         if let failure = UnsavedSessionLog.process.failure { throw failure }
         let status = LoopThread.exitStatus(for: report.ending)

@@ -20,7 +20,7 @@ struct DeleteAllCommand: ParsableCommand {
             let healthLog = try opened.settings().healthLogPath
             if confirmations < 2 {
                 guard confirmations == 0 else {
-                    throw CommandFailure(message: "Give --yes twice (--yes --yes) to delete without prompts.")
+                    throw CommandFailure(message: "Give --yes twice (--yes --yes) to delete without prompts.", status: .usage)
                 }
                 print("This deletes every session, preset and setting in \(opened.location.directory).")
                 print("Records already written to the health log (\(healthLog)) are left untouched.")

@@ -27,7 +27,7 @@ struct SettingsCommand: ParsableCommand {
                 for key in SettingKey.allCases {
                     var value = settings[key]
                     if key == .healthLogging { value = settings.healthStatus }
-                    print(key.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
+                    print(TerminalSafeText.sanitized(key.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value, keepNewlines: false))
                 }
             }
         }
@@ -42,7 +42,7 @@ struct SettingsCommand: ParsableCommand {
             try reportingFailures {
                 let setting = try settingKey(key)
                 let settings = try store.openStore().settings()
-                print(setting == .healthLogging ? settings.healthStatus : settings[setting])
+                print(TerminalSafeText.sanitized(setting == .healthLogging ? settings.healthStatus : settings[setting], keepNewlines: false))
             }
         }
     }
@@ -66,7 +66,7 @@ struct SettingsCommand: ParsableCommand {
 func settingKey(_ text: String) throws -> SettingKey {
     guard let key = SettingKey(rawValue: text) else {
         let known = SettingKey.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n")
-        throw CommandFailure(message: "'\(text)' is not a setting. Settings:\n\(known)")
+        throw CommandFailure(message: "\(TerminalSafeText.quoted(text)) is not a setting. Settings:\n\(known)", status: .usage)
     }
     return key
 }
