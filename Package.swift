@@ -75,6 +75,6 @@ let package = Package(
         .testTarget(name: "ChronoHardwareTests", dependencies: ["ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoRuntimeTests", dependencies: ["ChronoRuntime", "ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoStoreTests", dependencies: ["ChronoStore", "ChronoCore"]),
-        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoTesting"]),
+        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting"]),
     ]
 )

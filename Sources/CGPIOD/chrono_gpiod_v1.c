@@ -153,11 +153,6 @@ int chrono_gpiod_output_set(chrono_gpiod_output *output, bool active, chrono_gpi
     return 0;
 }
 
-void chrono_gpiod_output_force_inactive(chrono_gpiod_output *output) {
-    // gpiod_line_set_value is a single GPIOHANDLE_SET_LINE_VALUES ioctl with a stack buffer.
-    if (output) (void)gpiod_line_set_value(output->line, 0);
-}
-
 void chrono_gpiod_output_close(chrono_gpiod_output *output) {
     if (!output) return;
     (void)gpiod_line_set_value(output->line, 0);

@@ -213,11 +213,6 @@ int chrono_gpiod_output_set(chrono_gpiod_output *output, bool active, chrono_gpi
     return 0;
 }
 
-void chrono_gpiod_output_force_inactive(chrono_gpiod_output *output) {
-    // One GPIO_V2_LINE_SET_VALUES ioctl on a stack buffer.
-    if (output) (void)gpiod_line_request_set_value(output->request, output->offset, GPIOD_LINE_VALUE_INACTIVE);
-}
-
 void chrono_gpiod_output_close(chrono_gpiod_output *output) {
     if (!output) return;
     (void)gpiod_line_request_set_value(output->request, output->offset, GPIOD_LINE_VALUE_INACTIVE);

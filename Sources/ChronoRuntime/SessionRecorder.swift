@@ -11,50 +11,12 @@ public protocol SessionRecorder: AnyObject, Sendable {
     func sessionFinished(_ finish: SessionFinishRecord)
 }
 
-/// What is known when a session starts.
-public struct SessionStartRecord: Sendable {
-    public var sessionID: String
-    public var configuration: SessionConfiguration
-    /// The one wall/monotonic pair of the session (SPEC §4).
-    public var anchor: WallClockAnchor
-    /// The board's name, written as the health record's `device`.
-    public var board: String
-    /// For Fear: whether sound was audible when the session started.
-    public var soundAudible: Bool
-
-    public init(sessionID: String, configuration: SessionConfiguration, anchor: WallClockAnchor, board: String, soundAudible: Bool) {
-        self.sessionID = sessionID
-        self.configuration = configuration
-        self.anchor = anchor
-        self.board = board
-        self.soundAudible = soundAudible
-    }
-}
-
-/// What is known when a session finishes.
-public struct SessionFinishRecord: Sendable {
-    public var sessionID: String
-    public var outcome: SessionOutcome
-    public var anchor: WallClockAnchor
-    public var board: String
-    /// Passive boundaries as the motor driver actually fired them (monotonic), beside the due instants
-    /// in `outcome.boundaries`; empty when not measured.
-    public var boundariesFired: [MonotonicInstant]
-
-    public init(sessionID: String, outcome: SessionOutcome, anchor: WallClockAnchor, board: String, boundariesFired: [MonotonicInstant]) {
-        self.sessionID = sessionID
-        self.outcome = outcome
-        self.anchor = anchor
-        self.board = board
-        self.boundariesFired = boundariesFired
-    }
-}
-
-/// What the device daemon needs between sessions: the configuration an idle tap starts, the presets
-/// in frecency order and their H(I) patterns, and the health-log status for the state file.
+/// Where the device daemon's idle menu comes from: the store's adapter in the product, an in-memory
+/// one in tests. Never called on the loop thread — only by `SnapshotKeeper`, from the writer thread, a
+/// change watcher or before the loop starts — so an implementation may block on disk.
 public protocol DeviceLibrary: AnyObject, Sendable {
-    /// Read between sessions only (never while a session runs).
-    func idleMenuInputs(nowUnixSeconds: Int64) -> (lastConfiguration: SessionConfiguration, presets: [TrainingInterval], patterns: IntervalPatternBook)
-    /// `on`, `off`, or `failing: <reason>` — shown in the state file.
-    func healthStatus() -> String
+    /// The idle menu's inputs as they are now (settings, presets, H(I), health status).
+    func prepareSnapshot() -> DeviceSnapshot
+    /// SIGHUP: re-read what is otherwise read once (the board file). The next snapshot uses it.
+    func reload()
 }

@@ -80,7 +80,7 @@ public enum ReplayReport {
             switch effect {
             case .motor(let pattern, let label, let at):
                 for edge in pattern.edges(startingAt: at) {
-                    add(edge.at, edge.on ? "motor_on" : "motor_off", [("cue", .string(label)), ("pattern", .string(pattern.description))])
+                    add(edge.at, edge.on ? "motor_on" : "motor_off", [("cue", .string(label.text)), ("pattern", .string(pattern.description))])
                 }
             case .aversiveSound(let attempt, let at):
                 add(at, "aversive_sound", [("attempt", .int(attempt))])

@@ -2,8 +2,8 @@ import ChronoCore
 
 /// Runs one session through the real engine on a virtual clock: no waiting, no devices.
 ///
-/// Inputs are fed in time order; before each, the engine's own deadlines up to its instant are
-/// handled at their exact instants (the engine does this itself). After the last input the clock
+/// Inputs are fed by `EventFeeding`, exactly as the device's loop feeds them: in time order, each
+/// preceded by the engine's deadlines up to its instant, at their exact instants. After the last input the clock
 /// runs on through the remaining deadlines, so a Passive session without input completes.
 /// An `.endRequested` input ends observation: nothing after it is fed.
 public enum VirtualClock {
@@ -49,32 +49,21 @@ public enum VirtualClock {
             }
         }
 
-        var fed = 0
-        for input in inputs.sorted(by: { $0.instant < $1.instant }) {
-            // Deadlines before this input, one at a time, so that each is checked.
-            var guardCount = 0
-            while let deadline = engine.nextDeadline, deadline <= input.instant, guardCount < deadlineLimit {
-                now = max(now, deadline)
-                effects += engine.handle(.deadline(now: deadline))
+        // The same feeding as the device's loop (`EventFeeding`), with every deadline left after the
+        // last input: the clock runs on until the session asks for none.
+        let fed = EventFeeding.feed(inputs, deadlinesUpTo: nil, nextDeadline: { engine.nextDeadline },
+                                    deadlineLimit: deadlineLimit) { event in
+            now = max(now, event.instant)
+            effects += engine.handle(event)
+            if case .deadline = event {
                 check(after: "a deadline")
-                guardCount += 1
+                return true
             }
-            now = max(now, input.instant)
-            effects += engine.handle(input)
             check(after: "an input")
-            fed += 1
-            if case .endRequested = input { break }
-        }
-        let ended = inputs.contains { if case .endRequested = $0 { return true } else { return false } }
-        if !ended {
-            var guardCount = 0
-            while let deadline = engine.nextDeadline, guardCount < deadlineLimit {
-                now = max(now, deadline)
-                effects += engine.handle(.deadline(now: deadline))
-                check(after: "a deadline")
-                guardCount += 1
-            }
-        }
+            // An `.endRequested` input ends observation: nothing after it is fed.
+            if case .endRequested = event { return false }
+            return true
+        }.inputsFed
         return Transcript(
             effects: effects, outcome: engine.outcome, engine: engine,
             deadlinesInThePast: pastDeadlines, inputsAfterEnd: inputs.count - fed)

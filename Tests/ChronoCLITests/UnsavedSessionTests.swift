@@ -6,7 +6,7 @@ import Testing
 
 /// A session the store could not keep survives as a file, and imports once.
 @Suite struct UnsavedSessionTests {
-    static func finish() throws -> StoredSessionFinish {
+    static func finish() throws -> SessionFinishRecord {
         let interval = try TrainingInterval(seconds: 60)
         let configuration = try SessionConfiguration(mode: .challenge, interval: interval, plannedCount: 2)
         let start = MonotonicInstant(nanoseconds: 5_000_000_000)
@@ -16,7 +16,7 @@ import Testing
         ]
         let outcome = SessionOutcome(status: .completed, configuration: configuration, startedAt: start, endedAt: start + .seconds(125),
                                      attempts: attempts, boundaries: [], fearSoundEffective: false, reason: nil)
-        return StoredSessionFinish(sessionID: "0F2B6C1E-5D7A-4C3B-9E8F-1A2B3C4D5E6F", outcome: outcome,
+        return SessionFinishRecord(sessionID: "0F2B6C1E-5D7A-4C3B-9E8F-1A2B3C4D5E6F", outcome: outcome,
                                    anchor: WallClockAnchor(unixNanoseconds: 1_795_000_000_000_000_000, monotonic: start, utcOffsetSeconds: 3600),
                                    board: "desktop")
     }
@@ -55,9 +55,9 @@ import Testing
         let store = try ChronoStore.open(location, clock: SynchronisedClock())
         let finish = try Self.finish()
         // The start was saved, the finish was not, and a later start marked the row interrupted.
-        try store.recordSessionStarted(StoredSessionStart(sessionID: finish.sessionID, configuration: finish.outcome.configuration,
-                                                          anchor: finish.anchor, board: finish.board, soundAudible: true,
-                                                          writer: ProcessIdentity(bootID: "gone", pid: 1, startTicks: 1)))
+        try store.recordSessionStarted(SessionStartRecord(sessionID: finish.sessionID, configuration: finish.outcome.configuration,
+                                                          anchor: finish.anchor, board: finish.board, soundAudible: true),
+                                       writer: ProcessIdentity(bootID: "gone", pid: 1, startTicks: 1))
         #expect(try store.recoverInterruptedSessions(nowUnixNanoseconds: 1_795_000_200_000_000_000) == [finish.sessionID])
         #expect(try store.reopenRecoveredSession(finish.sessionID))
         #expect(try store.recordSessionFinished(finish, nowUnixNanoseconds: 1_795_000_200_000_000_000).stored)

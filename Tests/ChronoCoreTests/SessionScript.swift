@@ -38,7 +38,7 @@ func configuration(
 
 extension Array where Element == SessionEffect {
     var motorLabels: [String] {
-        compactMap { if case .motor(_, let label, _) = $0 { return label } else { return nil } }
+        compactMap { if case .motor(_, let label, _) = $0 { return label.text } else { return nil } }
     }
     var soundAttempts: [Int] {
         compactMap { if case .aversiveSound(let attempt, _) = $0 { return attempt } else { return nil } }

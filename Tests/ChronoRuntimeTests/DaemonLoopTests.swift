@@ -1,6 +1,8 @@
 import ChronoTesting
 import ChronoCore
 import ChronoHardware
+import Foundation
+import Synchronization
 import Testing
 @testable import ChronoRuntime
 
@@ -8,11 +10,8 @@ import Testing
 struct DaemonLoopTests {
     @Test("Idle tap starts the last configuration, the session runs, the daemon returns to idle; a stop ends it")
     func idleSessionIdle() throws {
-        let configuration = try QuickSession.configuration(.challenge, count: 1)
-        let library = InMemoryDeviceLibrary(startingConfiguration: configuration, healthStatus: "on")
-        let controller = DeviceDaemonController(library: library, board: "test", pressHint: "press space",
-                                                fearAllowed: false, soundStatus: { .inaudible(reason: "none") })
-        let harness = try LoopHarness(controller: controller)
+        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let harness = rig.harness
         harness.start()
         try harness.waitForLine("Ready. Tap")
         harness.tap()
@@ -29,15 +28,14 @@ struct DaemonLoopTests {
         #expect(report.ending == .stopped(reason: "shutdown"))
         #expect(harness.recorder.finished.map(\.outcome.status) == [.completed])
         #expect(harness.motor.endedOff)
+        // One snapshot before the loop, one after the start record, one after the finish record.
+        #expect(rig.library.counts.snapshots >= 3)
     }
 
     @Test("A stop during a session interrupts it")
     func stopDuringSession() throws {
-        let configuration = try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 50)
-        let library = InMemoryDeviceLibrary(startingConfiguration: configuration, healthStatus: "on")
-        let controller = DeviceDaemonController(library: library, board: "test", pressHint: "press space",
-                                                fearAllowed: false, soundStatus: { .inaudible(reason: "none") })
-        let harness = try LoopHarness(controller: controller)
+        let rig = try DaemonRig(try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 50))
+        let harness = rig.harness
         harness.start()
         try harness.waitForLine("Ready. Tap")
         harness.tap()
@@ -46,5 +44,192 @@ struct DaemonLoopTests {
         _ = try harness.finish()
         #expect(harness.recorder.finished.map(\.outcome.status) == [.interrupted])
         #expect(harness.motor.endedOff)
+    }
+
+    @Test("A settings change while idle applies to the next session, without a restart")
+    func settingsApplyAtTheNextSession() throws {
+        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let harness = rig.harness
+        harness.start()
+        try harness.waitForLine("Ready. Tap")
+        let changed = SessionDefaults(timing: SessionTiming(feedbackDuration: .milliseconds(100), abortConfirmWindow: .milliseconds(900)),
+                                      gestures: GestureSettings(debounce: .milliseconds(5), longPress: .milliseconds(700)),
+                                      fearThreshold: 0.25, attempts: 1, repetitions: 6)
+        rig.library.change(defaults: changed)
+        rig.keeper.refresh()  // what the store watcher does when `settings set` commits
+        harness.tap()
+        try harness.waitForLine("Attempt 1 of 1: press space to start.")
+        harness.loop.stopper.stop(reason: "done")
+        _ = try harness.finish()
+        let started = try #require(harness.recorder.started.first)
+        #expect(started.configuration.gestures.longPress == .milliseconds(700))
+        #expect(started.configuration.timing.abortConfirmWindow == .milliseconds(900))
+        #expect(started.configuration.fearThreshold == 0.25)
+    }
+
+    @Test("SIGHUP's reload reaches the library off the loop and does not stop the daemon")
+    func hangupReloads() throws {
+        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let harness = rig.harness
+        harness.start()
+        try harness.waitForLine("Ready. Tap")
+        harness.loop.messenger.post(.hangup)
+        // The reload runs on the writer thread; the daemon is still there to answer.
+        #expect(try harness.ask(.endPassive) == .refused(.nothingRunning))
+        harness.loop.stopper.stop(reason: "done")
+        _ = try harness.finish()
+        #expect(rig.library.counts.reloads == 1)
+    }
+
+    @Test("Events: state changes, attempt feedback and the finished session reach a subscriber, off the loop")
+    func events() throws {
+        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let harness = rig.harness
+        let heard = Mutex<[RuntimeEvent]>([])
+        let subscription = harness.handle.subscribe { event in heard.withLock { $0.append(event) } }
+        harness.start()
+        try harness.waitForLine("Ready. Tap")
+        // The state is delivered on the writer thread right after the line.
+        for _ in 0..<100 where harness.handle.snapshot() == nil { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(harness.handle.snapshot()?.state == .idle)
+        harness.tap()
+        try harness.waitForLine("Attempt 1 of 1: press space to start.")
+        harness.tap()
+        try harness.waitForLine("Attempt 1 of 1: started.")
+        harness.tap(afterMilliseconds: 300)
+        try harness.waitForLine("Idle. Tap to start challenge")
+        harness.loop.stopper.stop(reason: "done")
+        _ = try harness.finish()
+        subscription.cancel()
+        let events = heard.withLock { $0 }
+        let id = try #require(harness.recorder.started.first?.sessionID)
+        #expect(events.contains { if case .attemptFeedback(id, let m) = $0 { return m.index == 1 } else { return false } })
+        #expect(events.contains { if case .sessionFinished(id, let outcome) = $0 { return outcome.status == .completed } else { return false } })
+        let states = events.compactMap { if case .stateChanged(let state) = $0 { return state.state } else { return nil } }
+        #expect(states.first == .idle)
+        #expect(states.contains(.attemptRunning))
+        #expect(states.last == .stopped)
+    }
+}
+
+@Suite("Control requests through the daemon handle")
+struct DaemonRequestTests {
+    @Test("Start the last configuration; a second start is refused while it runs; discard ends it aborted")
+    func startAndDiscard() throws {
+        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 2))
+        let harness = rig.harness
+        harness.start()
+        try harness.waitForLine("Ready. Tap")
+        #expect(try harness.ask(.discard) == .refused(.nothingRunning))
+        guard case .started(let id, let configuration) = try harness.ask(.startLast) else {
+            Issue.record("not started")
+            return
+        }
+        #expect(configuration.mode == .challenge && configuration.plannedCount == 2)
+        #expect(try harness.ask(.startLast) == .refused(.sessionRunning(sessionID: id)))
+        #expect(try harness.ask(.endPassive) == .refused(.notPassive(.challenge)))
+        #expect(try harness.ask(.discard) == .discarded(sessionID: id))
+        try harness.waitForLine("Idle. Tap to start")
+        harness.loop.stopper.stop(reason: "done")
+        _ = try harness.finish()
+        #expect(harness.recorder.finished.map(\.outcome.status) == [.aborted])
+        #expect(harness.motor.endedOff)
+    }
+
+    @Test("Start a preset and an explicit configuration; end a Passive session")
+    func presetExplicitAndEnd() throws {
+        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let harness = rig.harness
+        harness.start()
+        try harness.waitForLine("Ready. Tap")
+        let preset = TrainingInterval.testOnly(milliseconds: 250)
+        guard case .started(let first, let presetConfiguration) = try harness.ask(.startPreset(preset)) else {
+            Issue.record("preset not started")
+            return
+        }
+        #expect(presetConfiguration.interval == preset && presetConfiguration.mode == .challenge)
+        #expect(try harness.ask(.discard) == .discarded(sessionID: first))
+        try harness.waitForLine("Idle. Tap to start")
+        let interval = TrainingInterval.testOnly(milliseconds: 150)
+        guard case .started(let passive, let configuration) = try harness.ask(.start(mode: .passive, interval: interval, count: 20)) else {
+            Issue.record("passive not started")
+            return
+        }
+        #expect(configuration.mode == .passive && configuration.plannedCount == 20 && configuration.interval == interval)
+        try harness.waitForLine("Boundary 1 of 20.")
+        #expect(try harness.ask(.endPassive) == .ended(sessionID: passive, status: .completed))
+        harness.loop.stopper.stop(reason: "done")
+        _ = try harness.finish()
+        #expect(harness.recorder.finished.map(\.outcome.status) == [.aborted, .completed])
+        #expect(harness.recorder.finished.last?.outcome.repetitionsDone ?? 0 >= 1)
+    }
+
+    @Test("Fear without the opt-in is refused with the reason; an invalid count too")
+    func refusals() throws {
+        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let harness = rig.harness
+        harness.start()
+        try harness.waitForLine("Ready. Tap")
+        #expect(try harness.ask(.start(mode: .fear, interval: .builtInPreset, count: 1)) == .refused(.fearNotOptedIn))
+        guard case .refused(.invalidConfiguration(let message)) = try harness.ask(.start(mode: .challenge, interval: .builtInPreset, count: 500)) else {
+            Issue.record("an out-of-range count was not refused")
+            return
+        }
+        #expect(message.contains("500 attempts is out of range"))
+        harness.loop.stopper.stop(reason: "done")
+        _ = try harness.finish()
+        #expect(harness.recorder.started.isEmpty)
+        // After the loop has ended, a request is answered at once: the device is stopping.
+        #expect(try harness.ask(.startLast) == .refused(.stopping))
+    }
+
+    @Test("Pairing: a tap approves, silence refuses, a long press refuses; a session running refuses")
+    func pairing() throws {
+        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let harness = rig.harness
+        harness.start()
+        try harness.waitForLine("Ready. Tap")
+
+        let approved = Mutex<DaemonReply?>(nil)
+        harness.handle.request(.approvePairing(within: .seconds(5))) { reply in approved.withLock { $0 = reply } }
+        try harness.waitForLine("Pairing requested")
+        #expect(try harness.ask(.approvePairing(within: .seconds(1))) == .refused(.pairingInProgress))
+        harness.tap()
+        try harness.waitForLine("Pairing approved.")
+        #expect(approved.withLock { $0 } == .pairingApproved)
+        // The confirm cue started.
+        #expect(harness.motor.onSpans.count >= 1)
+
+        #expect(try harness.ask(.approvePairing(within: .milliseconds(200))) == .refused(.pairingRefused("no tap within the time given")))
+
+        let held = Mutex<DaemonReply?>(nil)
+        harness.handle.request(.approvePairing(within: .seconds(5))) { reply in held.withLock { $0 = reply } }
+        try harness.waitForLines("Pairing requested", count: 3)
+        harness.tap(holdMilliseconds: 500)
+        try harness.waitForLines("Pairing refused.", count: 2)
+        #expect(held.withLock { $0 } == .refused(.pairingRefused("the button was held")))
+
+        // Not during a session: the tap would be the session's.
+        guard case .started(let id, _) = try harness.ask(.startLast) else {
+            Issue.record("not started")
+            return
+        }
+        #expect(try harness.ask(.approvePairing(within: .seconds(1))) == .refused(.sessionRunning(sessionID: id)))
+        harness.loop.stopper.stop(reason: "done")
+        _ = try harness.finish()
+        // No pairing tap became a session.
+        #expect(harness.recorder.started.count == 1)
+    }
+
+    @Test("A single-session command takes no requests")
+    func singleSessionRefuses() throws {
+        let controller = SingleSessionController(configuration: try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 50),
+                                                 context: QuickSession.context())
+        let harness = try LoopHarness(controller: controller)
+        harness.start()
+        try harness.waitForLine("Passive:")
+        #expect(try harness.ask(.startLast) == .refused(.notADaemon))
+        harness.loop.stopper.stop(reason: "done")
+        _ = try harness.finish()
     }
 }

@@ -15,18 +15,21 @@ final class LoopHarness: @unchecked Sendable {
     let sound: RecordingSound?
     let lines = RecordingLines()
     let recorder = RecordingRecorder()
+    let events = RuntimeEventHub()
     let loop: SessionLoop
     private let result = Mutex<Result<SessionLoop.Report, Error>?>(nil)
     private let ended = DispatchSemaphore(value: 0)
 
     init(controller: LoopController, sound: RecordingSound? = nil, stateFile: StateFile? = nil,
-         onsetLatency: TimeSpan = .zero, safeMaximumOn: TimeSpan = .milliseconds(1000)) throws {
+         onsetLatency: TimeSpan = .zero, safeMaximumOn: TimeSpan = .milliseconds(1000),
+         alsoRecord: [SessionRecorder] = []) throws {
         button = try ScriptedButton()
         motor = RecordingMotor()
         self.sound = sound
         loop = try SessionLoop(
             button: button, motor: motor, sound: sound, controller: controller,
-            sinks: LoopSinks(console: lines, stateFile: stateFile, recorder: recorder),
+            sinks: LoopSinks(console: lines, stateFile: stateFile,
+                             recorder: alsoRecord.isEmpty ? recorder : RecorderFanOut([recorder] + alsoRecord), events: events),
             settings: SessionLoop.Settings(onsetLatency: onsetLatency, safeMaximumOn: safeMaximumOn,
                                            realtimePriority: nil, lockMemory: false, catchSignals: false))
     }
@@ -53,6 +56,28 @@ final class LoopHarness: @unchecked Sendable {
         button.startReplay([ButtonEdge(.pressed, at: press), ButtonEdge(.released, at: press + holdMilliseconds * 1_000_000)])
     }
 
+    /// A handle on the loop, as the companion would hold it.
+    var handle: DaemonHandle { DaemonHandle(loop: loop, events: events) }
+
+    /// Asks `request` through the handle and waits for the answer (at most `limit` seconds).
+    func ask(_ request: DaemonRequest, limit: Double = 10) throws -> DaemonReply {
+        let answer = Mutex<DaemonReply?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        handle.request(request) { reply in
+            answer.withLock { $0 = reply }
+            answered.signal()
+        }
+        guard answered.wait(timeout: .now() + limit) == .success else { throw HarnessError.noAnswer(request) }
+        return answer.withLock { $0! }
+    }
+
+    /// Waits until `count` console lines contain `text`.
+    func waitForLines(_ text: String, count: Int, limit: Double = 20) throws {
+        guard lines.wait(for: { $0.filter { $0.contains(text) }.count >= count }, limit: limit) else {
+            throw HarnessError.lineNeverCame(text, seen: lines.all)
+        }
+    }
+
     /// Waits until a console line contains `text`.
     func waitForLine(_ text: String, limit: Double = 20) throws {
         guard lines.wait(for: { $0.contains { $0.contains(text) } }, limit: limit) else {
@@ -64,11 +89,13 @@ final class LoopHarness: @unchecked Sendable {
 enum HarnessError: Error, CustomStringConvertible {
     case loopDidNotEnd
     case lineNeverCame(String, seen: [String])
+    case noAnswer(DaemonRequest)
 
     var description: String {
         switch self {
         case .loopDidNotEnd: return "the loop did not end"
         case .lineNeverCame(let text, let seen): return "no line with '\(text)'; lines: \(seen)"
+        case .noAnswer(let request): return "no answer to \(request)"
         }
     }
 }
@@ -119,6 +146,22 @@ extension RecordingMotor {
     /// Whether every switch-on was followed by a switch-off and the last command left the motor off.
     var endedOff: Bool {
         !isOn && onSpans.allSatisfy { $0.end != nil }
+    }
+}
+
+/// A device daemon over an in-memory library, wired to a harness's loop like `run` wires it.
+struct DaemonRig {
+    let library: InMemoryDeviceLibrary
+    let keeper: SnapshotKeeper
+    let harness: LoopHarness
+
+    init(_ configuration: SessionConfiguration, fearAllowed: Bool = false, healthStatus: String = "on") throws {
+        library = InMemoryDeviceLibrary(startingConfiguration: configuration, healthStatus: healthStatus, fearAllowed: fearAllowed)
+        keeper = SnapshotKeeper(library: library)
+        let controller = DeviceDaemonController(keeper: keeper, board: "test", pressHint: "press space",
+                                                soundStatus: { .inaudible(reason: "none") })
+        harness = try LoopHarness(controller: controller, alsoRecord: [library])
+        keeper.connect(harness.loop.messenger)
     }
 }
 

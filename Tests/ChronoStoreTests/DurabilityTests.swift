@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Running rows, recovery and idempotent saves")
 struct DurabilityTests {
-    func start(_ id: String, writer: ProcessIdentity, configuration: SessionConfiguration? = nil) throws -> StoredSessionStart {
-        StoredSessionStart(sessionID: id, configuration: try configuration ?? SessionConfiguration(mode: .challenge, interval: .builtInPreset),
-                           anchor: Sample.anchor, board: "pi4b", soundAudible: true, wallClockSynchronised: true, writer: writer)
+    func start(_ id: String, configuration: SessionConfiguration? = nil) throws -> SessionStartRecord {
+        SessionStartRecord(sessionID: id, configuration: try configuration ?? SessionConfiguration(mode: .challenge, interval: .builtInPreset),
+                           anchor: Sample.anchor, board: "pi4b", soundAudible: true, wallClockSynchronised: true)
     }
 
     @Test("a running row of a dead writer becomes interrupted once; a live writer's is left alone")
@@ -14,8 +14,8 @@ struct DurabilityTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
-        try store.recordSessionStarted(start("dead", writer: ProcessIdentity(bootID: "an-old-boot", pid: 1, startTicks: 1)))
-        try store.recordSessionStarted(start("alive", writer: .current))
+        try store.recordSessionStarted(start("dead"), writer: ProcessIdentity(bootID: "an-old-boot", pid: 1, startTicks: 1))
+        try store.recordSessionStarted(start("alive"), writer: .current)
         #expect(try store.recoverInterruptedSessions(nowUnixNanoseconds: Sample.now) == ["dead"])
         #expect(try store.recoverInterruptedSessions(nowUnixNanoseconds: Sample.now).isEmpty)
         let dead = try store.session(id: "dead")
@@ -31,7 +31,7 @@ struct DurabilityTests {
         let store = try ChronoStore.openForTest(directory)
         // A tap 0.001 s after the start and one 2 h late: both stored as they are.
         let outcome = Sample.attempts(.challenge, [0.001, 7200])
-        try store.recordSessionStarted(start("S1", writer: .current, configuration: outcome.configuration))
+        try store.recordSessionStarted(start("S1", configuration: outcome.configuration))
         #expect(try store.recordSessionFinished(Sample.finish("S1", outcome), nowUnixNanoseconds: Sample.now).stored)
         #expect(try !store.recordSessionFinished(Sample.finish("S1", outcome), nowUnixNanoseconds: Sample.now).stored)
         #expect(try healthLogLines(store).count == 1)

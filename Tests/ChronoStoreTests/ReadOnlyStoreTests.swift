@@ -49,3 +49,38 @@ struct ReadOnlyStoreTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: data + "/" + StoreLocation.databaseFileName)) == before)
     }
 }
+
+/// A full disk: opening for writing fails (the WAL cannot be made), the store opens read-only instead.
+@Suite("A store on a full disk", .serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+struct FullDiskStoreTests {
+    @Test("reads work, writes say the disk is full, nothing changes")
+    func readsWorkOnAFullDisk() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try #require(ReadOnlyStoreTests.run(["-t", "tmpfs", "-o", "size=1m", "tmpfs", directory.path]) == 0)
+        defer { _ = umount2(directory.path, Int32(MNT_DETACH)) }
+        let data = directory.path + "/data"
+        do {
+            let store = try ChronoStore.open(StoreLocation(directory: data), clock: FakeWallClock(synchronised: true))
+            try store.importFinishedSessions((0..<3).map { Sample.finish("S\($0)", Sample.attempts(.challenge, [61, 62])) }, nowUnixNanoseconds: Sample.now)
+            try store.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
+        // The last connection closed: the WAL is gone, so opening for writing must create it.
+        try? FileManager.default.removeItem(atPath: data + "/" + StoreLocation.databaseFileName + "-wal")
+        try? FileManager.default.removeItem(atPath: data + "/" + StoreLocation.databaseFileName + "-shm")
+        let before = try Data(contentsOf: URL(fileURLWithPath: data + "/" + StoreLocation.databaseFileName))
+        FileManager.default.createFile(atPath: directory.path + "/fill", contents: nil)
+        let fill = FileHandle(forWritingAtPath: directory.path + "/fill")!
+        let block = Data(count: 4096)
+        while (try? fill.write(contentsOf: block)) != nil {}
+        try? fill.close()
+
+        let store = try ChronoStore.open(StoreLocation(directory: data), clock: FakeWallClock(synchronised: true))
+        #expect(store.readOnlyReason?.contains("full") == true)
+        #expect(try store.recentSessions(limit: 10).count == 3)
+        var refusal: StoreError?
+        do { _ = try store.setSetting(.defaultAttempts, to: "3", nowUnixSeconds: 0) } catch { refusal = error }
+        guard case .readOnly = try #require(refusal) else { Issue.record("\(String(describing: refusal))"); return }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: data + "/" + StoreLocation.databaseFileName)) == before)
+    }
+}

@@ -128,3 +128,4 @@ struct StoredValueFaultTests {
         #expect(ChronoStore.interval(milliseconds: -5).span.nanoseconds == 1_000_000)
     }
 }
+

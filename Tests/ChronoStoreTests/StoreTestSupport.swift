@@ -73,8 +73,8 @@ enum Sample {
                               fearSoundEffective: false, reason: nil)
     }
 
-    static func finish(_ id: String, _ outcome: SessionOutcome, board: String = "pi4b", synchronised: Bool = true) -> StoredSessionFinish {
-        StoredSessionFinish(sessionID: id, outcome: outcome, anchor: anchor, board: board,
+    static func finish(_ id: String, _ outcome: SessionOutcome, board: String = "pi4b", synchronised: Bool = true) -> SessionFinishRecord {
+        SessionFinishRecord(sessionID: id, outcome: outcome, anchor: anchor, board: board,
                             boundariesFired: outcome.boundaries.map { $0.due + .milliseconds(3) }, wallClockSynchronised: synchronised)
     }
 }

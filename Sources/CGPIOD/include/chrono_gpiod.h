@@ -98,8 +98,6 @@ chrono_gpiod_output *chrono_gpiod_output_open(const chrono_gpiod_line_spec *spec
                                               chrono_gpiod_error *error);
 /// Drives the line active or inactive. 0 on success, -1 on failure.
 int chrono_gpiod_output_set(chrono_gpiod_output *output, bool active, chrono_gpiod_error *error);
-/// Drives the line inactive with one ioctl: no allocation, no locks, usable from a signal handler.
-void chrono_gpiod_output_force_inactive(chrono_gpiod_output *output);
 /// Drives the line inactive, releases it and frees the handle.
 void chrono_gpiod_output_close(chrono_gpiod_output *output);
 

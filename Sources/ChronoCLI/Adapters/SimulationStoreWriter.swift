@@ -23,11 +23,11 @@ struct SimulationStoreWriter {
         var anchor = result.anchor
         anchor.utcOffsetSeconds = offset
         let configuration = result.scenario.configuration
-        try store.recordSessionStarted(StoredSessionStart(
+        try store.recordSessionStarted(SessionStartRecord(
             sessionID: result.sessionID, configuration: configuration, anchor: anchor, board: "simulator",
             soundAudible: result.scenario.soundAudible, wallClockSynchronised: true))
         let saved = try store.recordSessionFinished(
-            StoredSessionFinish(sessionID: result.sessionID, outcome: result.outcome, anchor: anchor, board: "simulator",
+            SessionFinishRecord(sessionID: result.sessionID, outcome: result.outcome, anchor: anchor, board: "simulator",
                                 boundariesFired: result.outcome.boundaries.map(\.due), wallClockSynchronised: true),
             nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
         if case .failed(let reason, true) = saved.health {

@@ -1,29 +1,118 @@
 import ChronoCore
+import ChronoHardware
 import ChronoRuntime
 import ChronoStore
+import Synchronization
 
-/// Makes the store the daemon's `DeviceLibrary`: the last configuration for "Start Last Session" (the
-/// settings' defaults before the first session), presets in frecency order with their saved H(I)
-/// patterns, and the health-log status for the state file. Read between sessions only.
-final class StoreDeviceLibrary: DeviceLibrary {
-    let store: ChronoStore
-
-    init(store: ChronoStore) { self.store = store }
-
-    func idleMenuInputs(nowUnixSeconds: Int64) -> (lastConfiguration: SessionConfiguration, presets: [TrainingInterval], patterns: IntervalPatternBook) {
-        let ranked = (try? store.rankedPresets(nowUnixSeconds: nowUnixSeconds))
-            ?? [RankedPreset(interval: .builtInPreset, score: 0, useCount: 0, lastUsedUnixSeconds: nil)]
-        let book = (try? store.patternBook(ranked: ranked, nowUnixSeconds: nowUnixSeconds)) ?? IntervalPatternBook()
-        var configuration = (try? store.lastConfiguration()) ?? nil
-        if configuration == nil {
-            configuration = try? (try? store.settings())?.sessionConfiguration()
-        }
-        var last = configuration ?? (try! SessionConfiguration(mode: .challenge, interval: .builtInPreset))
-        if let pattern = book.pattern(for: last.interval) { last.intervalPattern = pattern }
-        return (last, ranked.map(\.interval), book)
+/// Makes the store the daemon's `DeviceLibrary`: prepares `DeviceSnapshot`s (the next configuration,
+/// presets in frecency order with their H(I), the current settings' session defaults, the health
+/// status) from the store, the settings, the board file and the command line, through
+/// `SessionResolver`. Called off the loop only (by `SnapshotKeeper`); blocking on the database here
+/// never delays the loop.
+///
+/// It is also a `SessionRecorder`, handed each start record on the writer thread before the daemon's
+/// refresh (which the runtime posts behind the records), so it knows the session the daemon ran last
+/// without a query, and when the command line's first-session choices and a changed default end.
+final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
+    private struct State {
+        var board: BoardTiming
+        /// The command line's session choices apply to the first idle tap only.
+        var firstFromFlags = true
+        var lastSessionID: String?
+        var lastConfiguration: SessionConfiguration?
+        /// The settings' session defaults as last seen, to notice `settings set default-…`.
+        var seenDefaults: [String]?
+        var defaultsChangedSinceLast = false
+        var lastGood: DeviceSnapshot?
     }
 
-    func healthStatus() -> String {
-        (try? store.settings().healthStatus) ?? "failing: the store cannot be read"
+    let store: ChronoStore
+    private let flags: SessionFlags
+    private let boardName: String
+    private let state: Mutex<State>
+    /// Where notices go (the daemon's console).
+    private let report: @Sendable (String) -> Void
+
+    init(store: ChronoStore, flags: SessionFlags, board: BoardConfiguration, report: @escaping @Sendable (String) -> Void) {
+        self.store = store
+        self.flags = flags
+        boardName = board.name
+        state = Mutex(State(board: BoardTiming(board)))
+        self.report = report
+    }
+
+    func prepareSnapshot() -> DeviceSnapshot {
+        let now = nowUnixSeconds
+        let settings: StoreSettings
+        do {
+            settings = try store.settings()
+        } catch {
+            report("The settings cannot be read (\(error)); the device goes on with the last ones it had.")
+            return state.withLock { $0.lastGood } ?? Self.fallback
+        }
+        let ranked = (try? store.rankedPresets(nowUnixSeconds: now))
+            ?? [RankedPreset(interval: .builtInPreset, score: 0, useCount: 0, lastUsedUnixSeconds: nil)]
+        // H(I) is assigned by use (SPEC §2): only intervals that have been used get a saved pattern;
+        // the others are shown with the pattern they would get now, which may change until first used.
+        var patterns = (try? store.patternBook(ranked: ranked.filter { $0.useCount > 0 }, nowUnixSeconds: now))
+            ?? (try? store.savedPatternBook()) ?? IntervalPatternBook()
+        let storedLast = (try? store.lastConfiguration()) ?? nil
+        let health = HealthNotes.stateText(settings: settings, store: store)
+        return state.withLock { state in
+            let defaultsNow = [settings[.defaultMode], settings[.defaultInterval], settings[.defaultAttempts], settings[.defaultRepetitions]]
+            if let seen = state.seenDefaults, seen != defaultsNow { state.defaultsChangedSinceLast = true }
+            state.seenDefaults = defaultsNow
+            var flags = self.flags
+            if !state.firstFromFlags {
+                flags.mode = nil
+                flags.interval = nil
+                flags.attempts = nil
+                flags.repetitions = nil
+            }
+            let book = patterns
+            let last = state.lastConfiguration ?? storedLast
+            let next = (try? SessionResolver.nextConfiguration(
+                firstFromFlags: state.firstFromFlags, flags: flags, settings: settings, board: state.board,
+                last: last, defaultsChangedSinceLast: state.defaultsChangedSinceLast,
+                pattern: { book.pattern(for: $0) })) ?? last ?? Self.fallback.nextConfiguration
+            var presets = ranked.map(\.interval)
+            if !presets.contains(next.interval) { presets.insert(next.interval, at: 0) }
+            patterns.assign(ranked: presets)
+            var nextWithPattern = next
+            if let pattern = patterns.pattern(for: next.interval) { nextWithPattern.intervalPattern = pattern }
+            let snapshot = DeviceSnapshot(
+                nextConfiguration: nextWithPattern, lastSessionID: state.lastSessionID, presets: presets, patterns: patterns,
+                defaults: SessionResolver.defaults(flags: flags, settings: settings, board: state.board),
+                healthStatus: health, fearAllowed: SessionResolver.fearAllowed(flags: flags, settings: settings))
+            state.lastGood = snapshot
+            return snapshot
+        }
+    }
+
+    /// SIGHUP: the board file again (its long press and debounce; lines and drivers need a restart).
+    func reload() {
+        do {
+            let board = try BoardCatalog.standard().load(boardName)
+            state.withLock { $0.board = BoardTiming(board) }
+        } catch {
+            report("SIGHUP: the board file \(boardName) cannot be read (\(error)); keeping the one loaded before.")
+        }
+    }
+
+    func sessionStarted(_ start: SessionStartRecord) {
+        state.withLock { state in
+            state.firstFromFlags = false
+            state.defaultsChangedSinceLast = false
+            state.lastSessionID = start.sessionID
+            state.lastConfiguration = start.configuration
+        }
+    }
+
+    func sessionFinished(_ finish: SessionFinishRecord) {}
+
+    private static var fallback: DeviceSnapshot {
+        DeviceSnapshot(nextConfiguration: try! SessionConfiguration(mode: .challenge, interval: .builtInPreset),
+                       lastSessionID: nil, presets: [.builtInPreset], patterns: IntervalPatternBook(),
+                       defaults: SessionDefaults(), healthStatus: "failing: the store cannot be read", fearAllowed: false)
     }
 }

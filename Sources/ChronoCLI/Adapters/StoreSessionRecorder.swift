@@ -23,19 +23,15 @@ final class StoreSessionRecorder: SessionRecorder {
 
     func sessionStarted(_ start: SessionStartRecord) {
         do {
-            try store.recordSessionStarted(StoredSessionStart(
-                sessionID: start.sessionID, configuration: start.configuration, anchor: start.anchor,
-                board: start.board, soundAudible: start.soundAudible))
+            try store.recordSessionStarted(start)
         } catch {
             report("Could not record the session start: \(error)")
         }
     }
 
     func sessionFinished(_ finish: SessionFinishRecord) {
-        let stored = StoredSessionFinish(sessionID: finish.sessionID, outcome: finish.outcome, anchor: finish.anchor,
-                                         board: finish.board, boundariesFired: finish.boundariesFired)
         do {
-            let result = try store.recordSessionFinished(stored, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
+            let result = try store.recordSessionFinished(finish, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
             if case .failed(let reason, true) = result.health {
                 report("Health log: writing failed (\(reason)). The session is saved; health logging is stopped until `chronoception health enable`.")
             }
@@ -43,7 +39,7 @@ final class StoreSessionRecorder: SessionRecorder {
             // Nothing the person did may be lost: the session goes to a fallback file (and standard
             // error) to be imported later, and the command ends with status 74.
             report("Could not save the session: \(error)")
-            let kept = unsaved.keep(stored, report: report)
+            let kept = unsaved.keep(finish, report: report)
             report("The session is kept in \(kept); import it with `chronoception import \(kept)` when the store can be written.")
         }
     }

@@ -19,7 +19,7 @@ enum UnsavedSession {
         (stateFilePath as NSString).deletingLastPathComponent + "/unsaved"
     }
 
-    static func json(_ finish: StoredSessionFinish) -> JSONValue {
+    static func json(_ finish: SessionFinishRecord) -> JSONValue {
         let outcome = finish.outcome
         let configuration = outcome.configuration
         return .object([
@@ -56,7 +56,7 @@ enum UnsavedSession {
     }
 
     /// Rebuilds the session from a fallback file's text; every number is range-checked like any input.
-    static func parse(_ text: String, source: String) throws -> StoredSessionFinish {
+    static func parse(_ text: String, source: String) throws -> SessionFinishRecord {
         func bad(_ what: String) -> CommandFailure {
             CommandFailure(message: "\(source) is not an unsaved-session file Chronoception wrote (\(what)).", status: .badInput)
         }
@@ -120,7 +120,7 @@ enum UnsavedSession {
                                      startedAt: try mark(object["started_ns"], "started_ns"), endedAt: try mark(object["ended_ns"], "ended_ns"),
                                      attempts: attempts, boundaries: boundaries,
                                      fearSoundEffective: object["fear_sound_effective"] as? Bool ?? false, reason: object["reason"] as? String)
-        return StoredSessionFinish(sessionID: sessionID, outcome: outcome, anchor: anchor, board: board, boundariesFired: fired,
+        return SessionFinishRecord(sessionID: sessionID, outcome: outcome, anchor: anchor, board: board, boundariesFired: fired,
                                    soundAudibleAtStart: object["sound_audible_at_start"] as? Bool)
     }
 }
@@ -133,7 +133,7 @@ final class UnsavedSessionLog: Sendable {
     private let entries = Mutex<[String]>([])
 
     /// Keeps `finish` in a fallback file and on standard error; returns where it went.
-    func keep(_ finish: StoredSessionFinish, directory: String = UnsavedSession.directory(),
+    func keep(_ finish: SessionFinishRecord, directory: String = UnsavedSession.directory(),
               report: @Sendable (String) -> Void) -> String {
         let text = UnsavedSession.json(finish).compactText
         report("chronoception-unsaved-session: \(text)")

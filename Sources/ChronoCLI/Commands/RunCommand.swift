@@ -12,7 +12,7 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run the device: the one-button idle menu and sessions one after another, until stopped.",
-        discussion: "Sessions are saved in the store (and logged to health when due); the idle tap starts the last session's configuration, or the settings' defaults before the first. --mode, --interval, --attempts and --repetitions set what the first tap starts. Under systemd with StateDirectory=chronoception the data lives in /var/lib/chronoception. The state file shows what the device is doing; read it with `chronoception status`.")
+        discussion: "Sessions are saved in the store (and logged to health when due); the idle tap starts the last session's configuration, or the settings' defaults before the first session or after a default-… setting changed. --mode, --interval, --attempts and --repetitions set what the first tap starts. Settings changed with `chronoception settings set` apply from the next session, without a restart; SIGHUP re-reads the board file's long press and debounce and the settings (it never stops the daemon). Under systemd with StateDirectory=chronoception the data lives in /var/lib/chronoception. The state file shows what the device is doing; read it with `chronoception status`.")
 
     @Option(help: "The mode the first idle tap starts: challenge, fear or passive (default: the last session's, else the default-mode setting).")
     var mode: SessionMode?
@@ -30,32 +30,32 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let store = try options.store.openStore()
+        LiveSession.deliverOwedRecords(store)
         let settings: StoreSettings
         do { settings = try store.settings() } catch { throw CommandFailure(error) }
-        let fearAllowed = fearOptIn || settings.fearModeEnabled
-        if mode == .fear && !fearAllowed {
+        var flags = options.flags
+        flags.mode = mode
+        flags.attempts = attempts
+        flags.repetitions = repetitions
+        flags.fearOptIn = fearOptIn
+        if mode == .fear && !SessionResolver.fearAllowed(flags: flags, settings: settings) {
             throw ValidationError("--mode fear needs --i-understand-fear-mode (or `chronoception settings set fear-mode on`): Fear Mode is an experiment and opt-in.")
         }
         var drivers = try openDriversWaitingForButton()
         defer { drivers.close() }
-        let gestures = options.gestures(for: drivers.board, settings: settings)
-        let storeLibrary = StoreDeviceLibrary(store: store)
-        var first: SessionConfiguration?
-        if mode != nil || options.explicitInterval != nil || attempts != nil || repetitions != nil {
-            let last = storeLibrary.idleMenuInputs(nowUnixSeconds: nowUnixSeconds).lastConfiguration
-            let chosenMode = mode ?? last.mode
-            do {
-                first = try SessionConfiguration(
-                    mode: chosenMode, interval: options.explicitInterval ?? last.interval,
-                    plannedCount: chosenMode.usesAttempts ? (attempts ?? settings.defaultAttempts) : (repetitions ?? settings.defaultRepetitions),
-                    fearThreshold: settings.fearThreshold, timing: options.sessionTiming(settings: settings), gestures: gestures)
-            } catch {
-                throw usageFailure(error)
-            }
+        do {
+            // The first session's flags are checked now, not at the first tap.
+            _ = try SessionResolver.configuration(flags: flags, settings: settings, board: BoardTiming(drivers.board))
+        } catch {
+            throw usageFailure(error)
         }
-        let library = FirstSessionOverride(base: storeLibrary, firstConfiguration: first)
-        var sound: (output: SoundOutput?, status: SoundStatus) = (nil, .inaudible(reason: "Fear Mode is not opted into"))
-        if fearAllowed {
+        let console = drivers.console
+        let library = StoreDeviceLibrary(store: store, flags: flags, board: drivers.board,
+                                         report: { console.writeLine($0) })
+        // Sound is opened once, for the life of the daemon, when Fear may be used at all (the flag or
+        // the setting at start; turning `fear-mode` on later needs a restart to open the device).
+        var sound: (output: SoundOutput?, status: SoundStatus) = (nil, .inaudible(reason: "Fear Mode was not opted into when the device started"))
+        if SessionResolver.fearAllowed(flags: flags, settings: settings) {
             sound = drivers.openSound()
             if case .inaudible(let reason) = sound.status {
                 drivers.console.writeLine("Sound is disabled (\(reason)). Fear sessions will behave like Challenge.")
@@ -64,16 +64,29 @@ struct RunCommand: ParsableCommand {
         defer { sound.output?.close() }
         let soundStatus = sound.status
 
+        let keeper = SnapshotKeeper(library: library)
+        // `settings set` from another process applies at the next session: the watcher prepares a new
+        // snapshot off the loop as soon as the database changes.
+        let watcher = try? DataDirectoryWatcher(
+            directory: store.location.directory,
+            prefix: (store.location.databasePath as NSString).lastPathComponent,
+            onChange: { keeper.refresh() })
+        if watcher == nil {
+            drivers.console.writeLine("Settings changes cannot be watched here; send SIGHUP to apply them (`systemctl reload chronoception`).")
+        }
+        defer { watcher?.stop() }
         while true {
-            let controller = DeviceDaemonController(library: library, board: drivers.board.name, pressHint: drivers.pressHint,
-                                                    fearAllowed: fearAllowed, soundStatus: { soundStatus })
+            let controller = DeviceDaemonController(keeper: keeper, board: drivers.board.name, pressHint: drivers.pressHint,
+                                                    soundStatus: { soundStatus })
             let motor = drivers.motorSettings
             let loop = try SessionLoop(
                 button: drivers.button, motor: drivers.motor, sound: sound.output, controller: controller,
                 sinks: LoopSinks(console: drivers.console, stateFile: options.stateFileLocation,
                                  recorder: options.recorder(store: store, console: drivers.console, also: [library])),
                 settings: SessionLoop.Settings(onsetLatency: motor.onsetLatency, safeMaximumOn: motor.safeMaximumOn,
-                                               realtimePriority: options.noRealtime ? nil : RealtimeScheduling.defaultPriority))
+                                               realtimePriority: options.noRealtime ? nil : RealtimeScheduling.defaultPriority,
+                                               reloadOnHangup: true))
+            keeper.connect(loop.messenger)
             drivers.quitRelay.connect(loop.stopper)
             let report: SessionLoop.Report
             do {
@@ -86,11 +99,12 @@ struct RunCommand: ParsableCommand {
             }
             let unplugged = (drivers.button as? EvdevButton)?.isUnplugged() ?? false
             drivers.close()
-            if let failure = UnsavedSessionLog.process.failure { throw failure }
             if unplugged, case .stopped = report.ending {
                 drivers = try openDriversWaitingForButton(lost: "the button's input device was unplugged")
                 continue
             }
+            // Sessions the store could not keep were put in fallback files; the daemon says so as it ends.
+            if let failure = UnsavedSessionLog.process.failure { throw failure }
             // Stopping the daemon is its normal end: SIGTERM (systemd), SIGINT (Ctrl-C) and SIGQUIT
             // (Ctrl-\) all exit 0, so `Restart=on-failure` does not start it again (docs/EXIT-CODES.md).
             if case .signal(let number) = report.ending, number != SIGTERM && number != SIGINT && number != SIGQUIT {

@@ -54,7 +54,7 @@ extension ExitStatus {
         case .directoryUnusable(_, let reason):
             return reason.contains("Not a directory") || reason.contains("No such file") ? .noInput : .permission
         case .invalidValue, .unknownSession: return .usage
-        case .readOnly: return .permission
+        case .readOnly(_, let reason): return reason.contains("full") ? .ioError : .permission
         case .database(_, let detail):
             let lower = detail.lowercased()
             if lower.contains("locked") || lower.contains("busy") { return .storeBusy }

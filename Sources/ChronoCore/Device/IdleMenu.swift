@@ -9,19 +9,11 @@ public struct IdleMenu: Hashable, Sendable {
     public enum State: Hashable, Sendable {
         case idle
         case browsing(index: Int, until: MonotonicInstant)
-
-        /// The state name used in the state file (SPEC §2: Idle, Configuring).
-        public var name: String {
-            switch self {
-            case .idle: return "Idle"
-            case .browsing: return "Configuring"
-            }
-        }
     }
 
     /// What the menu asks the runtime to do.
     public enum Effect: Hashable, Sendable {
-        case motor(HapticPattern, label: String, at: MonotonicInstant)
+        case motor(HapticPattern, label: VibrationLabel, at: MonotonicInstant)
         /// A preset is offered; the user feels its pattern.
         case presetOffered(TrainingInterval, at: MonotonicInstant)
         case backToIdle(at: MonotonicInstant)
@@ -47,6 +39,9 @@ public struct IdleMenu: Hashable, Sendable {
         self.patterns = patterns
         gestures = GestureRecognizer(settings: lastConfiguration.gestures)
     }
+
+    /// Whether the button is held down now (a gesture is under way).
+    public var isPressed: Bool { gestures.isPressed }
 
     public var nextDeadline: MonotonicInstant? {
         var candidates: [MonotonicInstant] = []
@@ -91,6 +86,6 @@ public struct IdleMenu: Hashable, Sendable {
         state = .browsing(index: index, until: now + Self.browseTimeout)
         let interval = presets[index]
         let pattern = patterns.pattern(for: interval) ?? HapticCue.error.pattern
-        return [.presetOffered(interval, at: now), .motor(pattern, label: "preset \(interval)", at: now)]
+        return [.presetOffered(interval, at: now), .motor(pattern, label: .preset(interval), at: now)]
     }
 }

@@ -2,7 +2,7 @@
 /// `replay` and `simulate` record them as a timeline.
 public enum SessionEffect: Hashable, Sendable {
     /// Play a vibration starting at an instant (a fixed cue or the interval pattern H(I)).
-    case motor(HapticPattern, label: String, at: MonotonicInstant)
+    case motor(HapticPattern, label: VibrationLabel, at: MonotonicInstant)
     /// Play Fear Mode's aversive sound now.
     case aversiveSound(attempt: Int, at: MonotonicInstant)
     /// An attempt started; its start mark is the button's press edge (or the auto-start instant).
@@ -47,14 +47,6 @@ public enum SessionPhase: Hashable, Sendable {
         case .completed: return "Completed"
         case .aborted: return "Aborted"
         case .interrupted: return "Interrupted"
-        }
-    }
-
-    /// Whether the session has ended (a summary may still be showing).
-    public var isOver: Bool {
-        switch self {
-        case .sessionSummary, .completed, .aborted, .interrupted: return true
-        default: return false
         }
     }
 }

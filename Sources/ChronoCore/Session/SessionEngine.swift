@@ -103,6 +103,15 @@ public struct SessionEngine: Hashable, Sendable {
         return finish(.interrupted, endedAt: now, reason: reason, at: now)
     }
 
+    /// The session is discarded from outside the button (the companion): it ends aborted, which is
+    /// never logged, with the discarded cue — as two long presses would.
+    public mutating func discard(at now: MonotonicInstant, reason: String) -> [SessionEffect] {
+        var effects = began ? [] : begin()
+        effects += advance(to: now)
+        guard outcome == nil else { return effects }
+        return effects + [vibrate(.discarded, at: now)] + finish(.aborted, endedAt: now, reason: reason, at: now)
+    }
+
     /// Handles every deadline at or before `now`, each at its own instant, in time order.
     private mutating func advance(to now: MonotonicInstant) -> [SessionEffect] {
         var effects: [SessionEffect] = []
@@ -232,7 +241,7 @@ public struct SessionEngine: Hashable, Sendable {
         boundaries.append(boundary)
         var effects: [SessionEffect] = [
             .boundaryReached(boundary),
-            vibrate(configuration.intervalPattern, label: "interval", at: due),
+            vibrate(configuration.intervalPattern, label: .passiveBoundary, at: due),
         ]
         if index >= configuration.plannedCount {
             effects += finish(.completed, endedAt: due, reason: nil, at: due)
@@ -278,11 +287,11 @@ public struct SessionEngine: Hashable, Sendable {
     }
 
     private mutating func vibrate(_ cue: HapticCue, at instant: MonotonicInstant) -> SessionEffect {
-        vibrate(cue.pattern, label: cue.name, at: instant)
+        vibrate(cue.pattern, label: .cue(cue), at: instant)
     }
 
     /// Queues a vibration: it starts at `instant` or, if another is still playing, right after it.
-    private mutating func vibrate(_ pattern: HapticPattern, label: String, at instant: MonotonicInstant) -> SessionEffect {
+    private mutating func vibrate(_ pattern: HapticPattern, label: VibrationLabel, at instant: MonotonicInstant) -> SessionEffect {
         let start = max(instant, motorFreeAt)
         motorFreeAt = start + pattern.duration + Self.patternSeparation
         return .motor(pattern, label: label, at: start)

@@ -8,7 +8,8 @@ import Synchronization
 /// motor off within the board's `safe_max_on_ms`. A process killed with SIGKILL cannot switch anything
 /// off; the gate pull-down in the board's wiring notes is what keeps the motor off then.
 ///
-/// Thread-safe: calls are serialised, so a watchdog thread may switch it off while the loop drives it.
+/// Thread-safe: calls are serialised (the loop drives it; `close()` may come from the command's thread
+/// after the loop has ended). There is no watchdog thread: the loop's `MotorGate` enforces the limit.
 public final class GpiodMotor: MotorOutput, Sendable {
     /// Where the request ended up.
     public let resolved: ResolvedGpioLine

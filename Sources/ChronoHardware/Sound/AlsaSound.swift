@@ -13,7 +13,11 @@ import Synchronization
 ///   play (a refresh and a read of the already open mixer) and throws `SoundError(.inaudible, …)`
 ///   instead of playing into a muted device, so sound lost mid-session is noticed at the trigger.
 ///
-/// Thread-safe: the loop may check while the sound thread plays (calls are serialised).
+/// Thread-safe, and a play never blocks the other calls: plays (and `close`) are serialised by their
+/// own lock, held through the write and `snd_pcm_drain` (the length of the sound); the state lock that
+/// `checkAudibility`, `timing` and `sound` take is held only to read or open handles, never while
+/// samples are written or drained. So another thread (the loop, a status check) asking while the sound
+/// thread plays gets its answer at once.
 public final class AlsaSound: SoundOutput, Sendable {
     /// What the device granted at `prepare()`.
     public struct OutputTiming: Sendable, Equatable, CustomStringConvertible {
@@ -47,6 +51,8 @@ public final class AlsaSound: SoundOutput, Sendable {
 
     public let configuration: SoundConfiguration
     private let state: Mutex<State>
+    /// Serialises plays and `close`; held through write and drain. Never taken inside `state`'s lock.
+    private let playback = Mutex(())
 
     /// Synthesises the sound for the board's rate and loudness. Opens nothing yet.
     public init(configuration: SoundConfiguration) {
@@ -87,23 +93,33 @@ public final class AlsaSound: SoundOutput, Sendable {
     }
 
     public func playAversiveSound() throws {
-        try state.withLock { state throws(SoundError) in
-            try prepareLocked(&state)
-            if case .inaudible(let reason) = AudibilityDecision.decide(
-                device: configuration.device, deviceOpenError: nil, mixerDevice: configuration.mixerDevice,
-                lookup: lookUpMixer(&state)) {
-                throw SoundError(.inaudible, reason)
+        try playback.withLock { _ throws(SoundError) in
+            // Under the state lock only to open and check; the long part below holds the playback lock.
+            let ready: (pcm: PCMHandle, frames: [Int16], channels: Int)? = try state.withLock { state throws(SoundError) in
+                try prepareLocked(&state)
+                if case .inaudible(let reason) = AudibilityDecision.decide(
+                    device: configuration.device, deviceOpenError: nil, mixerDevice: configuration.mixerDevice,
+                    lookup: lookUpMixer(&state)) {
+                    throw SoundError(.inaudible, reason)
+                }
+                guard let pcm = state.pcm, let timing = state.timing else { return nil }
+                return (pcm, state.frames, timing.channels)
             }
-            guard let pcm = state.pcm?.pointer, let timing = state.timing else { return }
-            try Self.write(state.frames, channels: timing.channels, to: pcm)
+            guard let ready else { return }
+            // The handle stays open meanwhile: only `close`, which waits for this lock, closes it.
+            try Self.write(ready.frames, channels: ready.channels, to: ready.pcm.pointer)
             // Wait for the last sample to leave, then get ready for the next trigger.
-            _ = snd_pcm_drain(pcm)
-            let result = snd_pcm_prepare(pcm)
+            _ = snd_pcm_drain(ready.pcm.pointer)
+            let result = snd_pcm_prepare(ready.pcm.pointer)
             if result < 0 { throw SoundError(.playbackFailed, "re-preparing \(configuration.device): \(alsaMessage(result))") }
         }
     }
 
     public func close() {
+        playback.withLock { _ in closeHandles() }
+    }
+
+    private func closeHandles() {
         state.withLock { state in
             if let pcm = state.pcm { snd_pcm_close(pcm.pointer) }
             state.mixer?.mixer.close()

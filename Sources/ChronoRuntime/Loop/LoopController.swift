@@ -14,6 +14,11 @@ public enum LoopAction: Sendable {
     /// Hand to the recorder, on the writer thread.
     case sessionStarted(SessionStartRecord)
     case sessionFinished(SessionFinishRecord)
+    /// Tell the subscribers (`RuntimeEventHub`), on the writer thread.
+    case event(RuntimeEvent)
+    /// Run this on the writer thread, after everything posted before it (a reply to a request, a
+    /// snapshot refresh once a record is saved). Never run on the loop.
+    case offLoop(@Sendable () -> Void)
 }
 
 /// The logic the loop runs: a session, the device daemon, or the benchmark. Called on the loop thread
@@ -36,4 +41,14 @@ public protocol LoopController: AnyObject {
     func stop(at now: MonotonicInstant, reason: String) -> [LoopAction]
     /// Whether the controller is done; the loop then ends.
     var isFinished: Bool { get }
+    /// A message from another thread (a new snapshot, a control request, SIGHUP's reload).
+    func receive(_ message: ControllerMessage, at now: MonotonicInstant) -> [LoopAction]
+}
+
+extension LoopController {
+    /// Controllers that are not the daemon refuse requests and ignore the rest.
+    public func receive(_ message: ControllerMessage, at now: MonotonicInstant) -> [LoopAction] {
+        guard case .request(_, let reply) = message else { return [] }
+        return [.offLoop { reply(.refused(.notADaemon)) }]
+    }
 }

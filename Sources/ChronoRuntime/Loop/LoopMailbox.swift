@@ -1,31 +1,76 @@
 import Synchronization
 
-/// Messages from other threads to the loop, with the eventfd that wakes it.
+/// Messages from other threads to the loop, with the eventfd that wakes it. Posting takes a short lock
+/// and writes the eventfd; it never waits for the loop.
 final class LoopMailbox: Sendable {
-    enum Message: Sendable, Equatable {
+    enum Message: Sendable {
         /// Stop the loop (quit key, a test, the daemon being shut down).
         case stop(reason: String)
         /// The sound thread failed to play: sound is lost for the rest of the session.
         case soundLost(reason: String)
+        /// For the controller (a new snapshot, a control request).
+        case controller(ControllerMessage)
+    }
+
+    private struct Box {
+        var messages: [Message] = []
+        var closed = false
     }
 
     let wakeup: WakeupChannel
-    private let messages = Mutex<[Message]>([])
+    private let box = Mutex(Box())
 
     init() throws(SystemCallError) {
         wakeup = try WakeupChannel()
     }
 
-    func post(_ message: Message) {
-        messages.withLock { $0.append(message) }
-        wakeup.signal()
+    /// Queues a message; false when the loop has ended (nothing will read it).
+    @discardableResult
+    func post(_ message: Message) -> Bool {
+        let accepted = box.withLock { box in
+            guard !box.closed else { return false }
+            box.messages.append(message)
+            return true
+        }
+        if accepted { wakeup.signal() }
+        return accepted
     }
 
     func takeAll() -> [Message] {
         wakeup.drain()
-        return messages.withLock { list in
-            defer { list.removeAll() }
-            return list
+        return box.withLock { box in
+            defer { box.messages.removeAll() }
+            return box.messages
+        }
+    }
+
+    /// The loop has ended: later posts are refused; returns what was still queued.
+    func close() -> [Message] {
+        box.withLock { box in
+            box.closed = true
+            defer { box.messages.removeAll() }
+            return box.messages
+        }
+    }
+}
+
+/// What other threads tell the loop's controller.
+public enum ControllerMessage: Sendable {
+    /// `SnapshotKeeper` published a new snapshot (settings, presets, health status changed).
+    case snapshotChanged
+    /// A control request; `reply` is called once, off the loop thread.
+    case request(DaemonRequest, reply: @Sendable (DaemonReply) -> Void)
+    /// SIGHUP reached a loop that reloads on it: re-read the board file and the settings.
+    case hangup
+}
+
+/// Posts controller messages to a loop from any thread without waiting for it.
+public struct LoopMessenger: Sendable {
+    let mailbox: LoopMailbox
+
+    public func post(_ message: ControllerMessage) {
+        if !mailbox.post(.controller(message)), case .request(_, let reply) = message {
+            reply(.refused(.stopping))
         }
     }
 }

@@ -32,15 +32,19 @@ public final class SessionLoop {
         public var lockMemory: Bool
         /// Turn SIGINT/SIGTERM/SIGHUP/SIGQUIT into an orderly stop (commands: yes; tests: no).
         public var catchSignals: Bool
+        /// SIGHUP asks the controller to reload (`ControllerMessage.hangup`) instead of stopping: the
+        /// daemon's convention. Only with `catchSignals`.
+        public var reloadOnHangup: Bool
 
         public init(onsetLatency: TimeSpan = .zero, safeMaximumOn: TimeSpan = .milliseconds(1000),
                     realtimePriority: Int32? = RealtimeScheduling.defaultPriority, lockMemory: Bool = true,
-                    catchSignals: Bool = true) {
+                    catchSignals: Bool = true, reloadOnHangup: Bool = false) {
             self.onsetLatency = onsetLatency
             self.safeMaximumOn = safeMaximumOn
             self.realtimePriority = realtimePriority
             self.lockMemory = lockMemory
             self.catchSignals = catchSignals
+            self.reloadOnHangup = reloadOnHangup
         }
     }
 
@@ -94,12 +98,15 @@ public final class SessionLoop {
     /// A handle other threads may use to stop the loop.
     public var stopper: LoopStopper { LoopStopper(mailbox: mailbox) }
 
+    /// A handle other threads may use to message the controller (snapshots, requests).
+    public var messenger: LoopMessenger { LoopMessenger(mailbox: mailbox) }
+
     /// Runs on the calling thread (which becomes the real-time loop thread) until the controller is
     /// finished or the loop is stopped. The motor is off when this returns or throws.
     public func run() throws -> Report {
         let realtime = settings.realtimePriority.map { RealtimeScheduling.apply(priority: $0, lockMemory: settings.lockMemory) }
         if let realtime, !realtime.refusals.isEmpty { postLine(realtime.line) }
-        let signals = settings.catchSignals ? try SignalCatcher() : nil
+        let signals = settings.catchSignals ? try SignalCatcher(reloadOnHangup: settings.reloadOnHangup) : nil
         var ending = Ending.finished
         var failure: Error?
         do {
@@ -112,6 +119,9 @@ public final class SessionLoop {
         gate.switchOff()
         // Clean-up may block (draining the writer, waiting for a sound to end): not at real-time priority.
         if realtime?.fifo == true { RealtimeScheduling.leave() }
+        for case .controller(.request(_, let reply)) in mailbox.close() {
+            writer.post { reply(.refused(.stopping)) }
+        }
         soundPlayer?.finish()
         writer.finish()
         signals?.restoreDefaults()
@@ -141,29 +151,44 @@ public final class SessionLoop {
             // Motor edges first: a pulse due now must not wait for the work below.
             try applyMotor(now: now)
 
-            if let signals, ready.readable.contains(signals.descriptor), let number = signals.drain().first {
-                ending = .signal(number)
-                execute(controller.stop(at: now, reason: "stopped by \(Self.signalName(number))"), now: now)
+            // Within one wake-up, everything stamped up to now goes first, in instant order (the shared
+            // `EventFeeding`, as on the virtual clock): the button's edges with their own (earlier)
+            // kernel timestamps, sound lost as noticed now, and each deadline due before or between
+            // them at its own instant. Then what only has "now": stop requests, controller messages, signals.
+            var inputs: [SessionEvent] = []
+            if let button, ready.readable.contains(button.pollDescriptor) {
+                for edge in try button.readEdges() {
+                    inputs.append(.button(RawButtonEdge(pressed: edge.direction == .pressed,
+                                                        at: MonotonicInstant(nanoseconds: edge.monotonicNanoseconds))))
+                }
+                now = max(now, MonotonicClock.now())
             }
-            if ready.readable.contains(mailbox.wakeup.descriptor) {
-                for message in mailbox.takeAll() {
-                    switch message {
-                    case .stop(let reason):
-                        if ending == .finished { ending = .stopped(reason: reason) }
-                        execute(controller.stop(at: now, reason: reason), now: now)
-                    case .soundLost(let reason):
-                        postLine("Sound failed: \(reason)")
-                        execute(controller.handle(.soundLost(at: now)), now: now)
-                    }
+            let messages = ready.readable.contains(mailbox.wakeup.descriptor) ? mailbox.takeAll() : []
+            for case .soundLost(let reason) in messages {
+                postLine("Sound failed: \(reason)")
+                inputs.append(.soundLost(at: now))
+            }
+            try feed(inputs, upTo: now)
+            for message in messages {
+                switch message {
+                case .stop(let reason):
+                    if ending == .finished { ending = .stopped(reason: reason) }
+                    execute(controller.stop(at: now, reason: reason), now: now)
+                case .soundLost:
+                    break
+                case .controller(let message):
+                    execute(controller.receive(message, at: now), now: now)
                 }
             }
-            if let button, ready.readable.contains(button.pollDescriptor) {
-                let edges = try button.readEdges().sorted { $0.monotonicNanoseconds < $1.monotonicNanoseconds }
-                now = MonotonicClock.now()
-                for edge in edges {
-                    let raw = RawButtonEdge(pressed: edge.direction == .pressed,
-                                            at: MonotonicInstant(nanoseconds: edge.monotonicNanoseconds))
-                    execute(controller.handle(.button(raw)), now: now)
+            if let signals, ready.readable.contains(signals.descriptor) {
+                for number in signals.drain() {
+                    if number == SIGHUP && settings.reloadOnHangup {
+                        postLine("SIGHUP: reading the board file and the settings again.")
+                        execute(controller.receive(.hangup, at: now), now: now)
+                    } else if ending == .finished {
+                        ending = .signal(number)
+                        execute(controller.stop(at: now, reason: "stopped by \(Self.signalName(number))"), now: now)
+                    }
                 }
             }
             if let button, ready.hungUp.contains(button.pollDescriptor), !ready.readable.contains(button.pollDescriptor) {
@@ -171,13 +196,8 @@ public final class SessionLoop {
                 if ending == .finished { ending = .stopped(reason: reason) }
                 execute(controller.stop(at: now, reason: reason), now: now)
             }
-            // Deadlines due, each at its own instant and in order, as on the virtual clock.
-            while let deadline = controller.nextDeadline, deadline <= now, !controller.isFinished {
-                execute(controller.handle(.deadline(now: deadline)), now: now)
-                if let next = controller.nextDeadline, next <= deadline {
-                    throw LoopError.deadlineDidNotAdvance(deadline)
-                }
-            }
+            // Deadlines that fell due meanwhile (a request that started a session at `now` asks for none yet).
+            try feed([], upTo: now)
         }
         // A session that ended by itself lets its last cue (discarded, session done) play out; a stop
         // request or a signal switches the motor off at once instead.
@@ -191,6 +211,17 @@ public final class SessionLoop {
             }
         }
         return ending
+    }
+
+    /// Feeds a wake-up's stamped inputs and the due deadlines through `EventFeeding`, the order the
+    /// virtual clock uses too. `now` is when the actions are executed (the instant the loop acts).
+    private func feed(_ inputs: [SessionEvent], upTo now: MonotonicInstant) throws {
+        guard !controller.isFinished else { return }
+        let fed = EventFeeding.feed(inputs, deadlinesUpTo: now, nextDeadline: { controller.nextDeadline }) { event in
+            execute(controller.handle(event), now: now)
+            return !controller.isFinished
+        }
+        if let stalled = fed.stalledAt { throw LoopError.deadlineDidNotAdvance(stalled) }
     }
 
     private func applyMotor(now: MonotonicInstant) throws {
@@ -214,6 +245,10 @@ public final class SessionLoop {
                 if let recorder = sinks.recorder { writer.post { recorder.sessionStarted(record) } }
             case .sessionFinished(let record):
                 if let recorder = sinks.recorder { writer.post { recorder.sessionFinished(record) } }
+            case .event(let event):
+                if let events = sinks.events { writer.post { events.deliver(event) } }
+            case .offLoop(let job):
+                writer.post(job)
             }
         }
     }
@@ -224,9 +259,10 @@ public final class SessionLoop {
     }
 
     private func publish(_ state: RuntimeState) {
-        guard state != lastState, let publisher = statePublisher else { return }
+        guard state != lastState else { return }
         lastState = state
-        writer.post { publisher.publish(state) }
+        if let publisher = statePublisher { writer.post { publisher.publish(state) } }
+        if let events = sinks.events { writer.post { events.deliver(.stateChanged(state)) } }
     }
 
     static func signalName(_ number: Int32) -> String {

@@ -17,19 +17,19 @@ public struct PlannedVibration: Hashable, Sendable {
         }
     }
 
-    public var label: String
+    public var label: VibrationLabel
     /// When the felt vibration should begin.
     public var due: MonotonicInstant
     public var pulses: [Pulse]
 
-    public init(label: String, due: MonotonicInstant, pulses: [Pulse]) {
+    public init(label: VibrationLabel, due: MonotonicInstant, pulses: [Pulse]) {
         self.label = label
         self.due = due
         self.pulses = pulses
     }
 
     /// The pattern's on/off edges (`HapticPattern.edges(startingAt:)`) as pulses.
-    public init(pattern: HapticPattern, label: String, due: MonotonicInstant) {
+    public init(pattern: HapticPattern, label: VibrationLabel, due: MonotonicInstant) {
         var pulses: [Pulse] = []
         var onAt: MonotonicInstant?
         for edge in pattern.edges(startingAt: due) {

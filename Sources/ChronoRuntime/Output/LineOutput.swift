@@ -38,10 +38,13 @@ public struct LoopSinks: Sendable {
     public var stateFile: StateFile?
     /// nil: sessions are not kept.
     public var recorder: SessionRecorder?
+    /// nil: no subscribers (state changes, feedback, finished sessions; see `DaemonHandle`).
+    public var events: RuntimeEventHub?
 
-    public init(console: LineOutput, stateFile: StateFile?, recorder: SessionRecorder?) {
+    public init(console: LineOutput, stateFile: StateFile?, recorder: SessionRecorder?, events: RuntimeEventHub? = nil) {
         self.console = console
         self.stateFile = stateFile
         self.recorder = recorder
+        self.events = events
     }
 }

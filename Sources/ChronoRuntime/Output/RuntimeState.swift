@@ -9,9 +9,8 @@ public struct RuntimeState: Hashable, Sendable {
     /// The file format's version; bumped when a key is added or changes meaning.
     public static let formatVersion = 1
 
-    /// `Idle`, `Configuring` (browsing presets), the session phases (`WaitingForStart`, `AttemptRunning`, `FeedbackFlash`,
-    /// `PassiveRunning`, `SessionSummary`, `Completed`, `Aborted`, `Interrupted`), or `Stopped`.
-    public var state: String
+    /// What the device is doing (the file's `state`).
+    public var state: Name
     public var board: String
     public var mode: SessionMode?
     public var interval: TrainingInterval?
@@ -31,7 +30,7 @@ public struct RuntimeState: Hashable, Sendable {
     /// While browsing presets in the idle menu: the one offered.
     public var offeredPreset: TrainingInterval?
 
-    public init(state: String, board: String, health: String) {
+    public init(state: Name, board: String, health: String) {
         self.state = state
         self.board = board
         self.health = health
@@ -42,7 +41,7 @@ public struct RuntimeState: Hashable, Sendable {
     public func json(updated: WallTime, pid: Int32) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("version", .int(Self.formatVersion)),
-            ("state", .string(state)),
+            ("state", .string(state.rawValue)),
             ("board", .string(board)),
         ]
         func add(_ key: String, _ value: JSONValue?) { members.append((key, value ?? .null)) }
@@ -62,5 +61,39 @@ public struct RuntimeState: Hashable, Sendable {
         add("updated", .string(updated.iso8601))
         add("pid", .int(Int(pid)))
         return .object(members)
+    }
+}
+
+extension RuntimeState {
+    /// The state file's `state` values: a contract with every reader (`status`, displays, the
+    /// companion), so a type rather than loose strings.
+    public enum Name: String, Hashable, Sendable, CaseIterable {
+        case idle = "Idle"
+        /// Browsing presets in the idle menu.
+        case configuring = "Configuring"
+        case waitingForStart = "WaitingForStart"
+        case attemptRunning = "AttemptRunning"
+        case feedbackFlash = "FeedbackFlash"
+        case passiveRunning = "PassiveRunning"
+        case sessionSummary = "SessionSummary"
+        case completed = "Completed"
+        case aborted = "Aborted"
+        case interrupted = "Interrupted"
+        /// The program has stopped.
+        case stopped = "Stopped"
+
+        /// The name of a session's phase.
+        public init(_ phase: SessionPhase) {
+            switch phase {
+            case .waitingForStart: self = .waitingForStart
+            case .attemptRunning: self = .attemptRunning
+            case .feedbackFlash: self = .feedbackFlash
+            case .passiveRunning: self = .passiveRunning
+            case .sessionSummary: self = .sessionSummary
+            case .completed: self = .completed
+            case .aborted: self = .aborted
+            case .interrupted: self = .interrupted
+            }
+        }
     }
 }

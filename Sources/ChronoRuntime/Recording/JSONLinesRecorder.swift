@@ -1,8 +1,8 @@
 import ChronoCore
 import Synchronization
 
-/// The recorder used until the store exists (issue 3): each completed session becomes one JSON line on
-/// the given output — the session's identity and outcome, and the health record `HealthRecordBuilder`
+/// `--json-lines`: beside the store, each completed session also becomes one JSON line on the given
+/// output — the session's identity and outcome, and the health record `HealthRecordBuilder`
 /// builds for it (or why there is none, for example a test-only interval). Aborted and interrupted
 /// sessions print nothing: they are never logged (SPEC §2).
 public final class JSONLinesRecorder: SessionRecorder {
@@ -26,7 +26,7 @@ public final class JSONLinesRecorder: SessionRecorder {
     /// The JSON of one completed session.
     public static func line(for finish: SessionFinishRecord) -> JSONValue {
         let outcome = finish.outcome
-        let decision = HealthRecordBuilder.decide(for: outcome, sessionID: finish.sessionID, device: finish.board, anchor: finish.anchor)
+        let decision = finish.healthDecision
         var members: [(String, JSONValue)] = [
             ("session_id", .string(finish.sessionID)),
             ("status", .string(outcome.status.rawValue)),

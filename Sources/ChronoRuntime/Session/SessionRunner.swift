@@ -63,6 +63,11 @@ final class SessionRunner {
         translate(engine.interrupt(at: now, reason: reason))
     }
 
+    /// Discarded from outside the button (a request): aborted, never logged.
+    func discard(at now: MonotonicInstant) -> [LoopAction] {
+        translate(engine.discard(at: now, reason: "Discarded on request (the companion), not with the button."))
+    }
+
     /// The vibrations the engine will ask for at its next deadline if nothing happens first.
     func predictedVibrations() -> [PlannedVibration] {
         guard let deadline = engine.nextDeadline else { return [] }
@@ -77,12 +82,12 @@ final class SessionRunner {
 
     /// Passive boundaries are kept with the instant their pulse really started.
     func vibrationStarted(_ vibration: PlannedVibration, firedAt: MonotonicInstant) {
-        if vibration.label == "interval" { boundariesFired.append(firedAt) }
+        if vibration.label == .passiveBoundary { boundariesFired.append(firedAt) }
     }
 
     /// The state file's view of the session.
     var state: RuntimeState {
-        var state = RuntimeState(state: engine.phase.name, board: context.board, health: context.healthStatus)
+        var state = RuntimeState(state: RuntimeState.Name(engine.phase), board: context.board, health: context.healthStatus)
         state.mode = configuration.mode
         state.interval = configuration.interval
         state.sessionID = sessionID
@@ -120,6 +125,7 @@ final class SessionRunner {
             case .attemptMeasured(let measurement, _):
                 lastFeedback = measurement.feedbackText
                 actions.append(.console("Attempt \(measurement.index) of \(count): \(measurement.feedbackText)"))
+                actions.append(.event(.attemptFeedback(sessionID: sessionID, measurement: measurement)))
             case .boundaryReached(let boundary):
                 actions.append(.console("Boundary \(boundary.index) of \(count)."))
             case .pressIgnored(_, let reason, _):
@@ -140,6 +146,7 @@ final class SessionRunner {
                 actions.append(.sessionFinished(SessionFinishRecord(
                     sessionID: sessionID, outcome: outcome, anchor: anchor, board: context.board,
                     boundariesFired: boundariesFired)))
+                actions.append(.event(.sessionFinished(sessionID: sessionID, outcome: outcome)))
             }
         }
         actions.append(.state(state))

@@ -31,8 +31,8 @@ public enum RealtimeScheduling {
             parts.append(fifo ? "SCHED_FIFO priority \(priority)" : "normal scheduling")
             parts.append(memoryLocked ? "memory locked" : "memory not locked")
             return "Real-time: running with \(parts.joined(separator: ", ")) (\(refusals.joined(separator: "; "))). "
-                + "Timing may slip under load; to grant it run as the chronoception service (LimitRTPRIO=90, LimitMEMLOCK=infinity) "
-                + "or add '@chronoception - rtprio 90' and '@chronoception - memlock unlimited' to /etc/security/limits.d/chronoception.conf."
+                + "Timing may slip under load; to grant it run as the chronoception service (LimitRTPRIO=80, LimitMEMLOCK=infinity) "
+                + "or add '@chronoception - rtprio 80' and '@chronoception - memlock unlimited' to /etc/security/limits.d/chronoception.conf."
         }
     }
 

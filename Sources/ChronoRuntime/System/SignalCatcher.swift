@@ -13,7 +13,9 @@ import Glibc
 /// that only calls `write(2)` (async-signal-safe) works whichever thread the kernel picks.
 /// A third stop signal ends the process at once (`_exit`): someone pressing Ctrl-C again and again
 /// wants out even if the loop is stuck. The crash-safe restore of the terminal
-/// lives with the terminal driver.
+/// lives with the terminal driver. With `reloadOnHangup` (the daemon), SIGHUP is a reload request:
+/// it goes through the pipe too, but never counts towards the third signal, so no number of SIGHUPs
+/// ends the process.
 public final class SignalCatcher: Sendable {
     /// The signals that stop a session in order.
     public static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
@@ -22,13 +24,14 @@ public final class SignalCatcher: Sendable {
     private let writeEnd: Int32
 
     /// Installs the handlers; call it on the thread that waits on `descriptor`. One catcher per process.
-    public init() throws(SystemCallError) {
+    public init(reloadOnHangup: Bool = false) throws(SystemCallError) {
         var ends: [Int32] = [-1, -1]
         guard chrono_pipe2(&ends, O_NONBLOCK | O_CLOEXEC) == 0 else { throw SystemCallError("pipe2") }
         descriptor = ends[0]
         writeEnd = ends[1]
         signalPipeWriteEnd = ends[1]
         signalsSeen = 0
+        hangupReloads = reloadOnHangup
         for number in Self.stopSignals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = forwardSignalToPipe
@@ -79,6 +82,8 @@ public final class SignalCatcher: Sendable {
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 /// How many stop signals arrived; the handler's only other state.
 nonisolated(unsafe) private var signalsSeen: Int32 = 0
+/// SIGHUP is a reload request (the daemon), not a stop; set before the handlers are installed.
+nonisolated(unsafe) private var hangupReloads = false
 /// The actions installed before the catcher's, by signal number (preallocated, zeroed: SIG_DFL).
 nonisolated(unsafe) private let previousStopActions: UnsafeMutablePointer<sigaction> = {
     let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
@@ -89,7 +94,7 @@ nonisolated(unsafe) private let previousStopActions: UnsafeMutablePointer<sigact
 /// The handler: async-signal-safe calls only (`write`, `_exit`).
 private func forwardSignalToPipe(_ number: Int32) {
     let savedErrno = errno
-    signalsSeen += 1
+    if !(number == SIGHUP && hangupReloads) { signalsSeen += 1 }
     if signalsSeen > 2 {
         // Third signal: the orderly path is not getting anywhere. The kernel releases the GPIO lines
         // with the process; the board's gate pull-down keeps the motor off. The terminal is put back

@@ -55,8 +55,16 @@ public final class ChronoStore: Sendable {
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            try StoreSchema.migrator.migrate(pool)
+            let pool: DatabasePool
+            do {
+                pool = try DatabasePool(path: path, configuration: configuration)
+                try StoreSchema.migrator.migrate(pool)
+            } catch let error as DatabaseError where exists && [.SQLITE_FULL, .SQLITE_IOERR].contains(error.resultCode) {
+                // Opening for writing writes (the WAL, GRDB's set-up); on a full disk that fails, but the
+                // checked database can still be read — reading and exporting must work there.
+                return try openReadOnly(location, reason: "the disk is full or cannot be written: \(error.message ?? "\(error.resultCode)")",
+                                        clock: clock, healthTarget: healthTarget)
+            }
             return ChronoStore(location: location, pool: pool, kernelClock: clock, makeHealthTarget: healthTarget)
         } catch let error as StoreError {
             throw error

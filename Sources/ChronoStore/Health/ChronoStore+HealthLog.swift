@@ -58,6 +58,28 @@ extension ChronoStore {
         return try backfill(sessionIDs: held, settings: settings, now: now).written
     }
 
+    /// Writes the records owed because the process that finished their sessions died between the
+    /// session's commit and the log append (ledger `pending`, writer gone), exactly once: the log's
+    /// sync identifiers are read first. Run at the start of every session command and the daemon, so
+    /// such a record waits for nobody's `health backfill`. Nothing happens while logging is off or
+    /// failing (those records stay owed for `health backfill`). Returns how many were appended.
+    @discardableResult
+    public func deliverOrphanedRecords(nowUnixNanoseconds now: Int64) throws(StoreError) -> Int {
+        let settings = try settings()
+        guard settings.healthStatus == "on" else { return 0 }
+        let rows = try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT l.session_id, s.boot_id, s.writer_pid, s.writer_start_ticks
+                FROM health_ledger l JOIN session s ON s.id = l.session_id
+                WHERE l.state = 'owed' AND l.reason_code = 'pending' ORDER BY s.started_unix_ns, s.id
+                """)
+        }
+        let orphaned = rows.filter { row in
+            !ProcessIdentity.isAlive(ProcessIdentity(bootID: row["boot_id"], pid: row["writer_pid"], startTicks: row["writer_start_ticks"]))
+        }.map { $0["session_id"] as String }
+        return try backfill(sessionIDs: orphaned, settings: settings, now: now).written
+    }
+
     /// What `chronoception health backfill` did.
     public struct BackfillReport: Hashable, Sendable {
         /// Appended to the log now.

@@ -70,6 +70,18 @@ extension ChronoStore {
         }
     }
 
+    /// The saved H(I) assignments only, without assigning anything (a read: usable while another
+    /// process holds the write lock).
+    public func savedPatternBook() throws(StoreError) -> IntervalPatternBook {
+        try read { db in
+            var assignments: [TrainingInterval: HapticPattern] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT target_interval_ms, pattern FROM haptic_assignment") {
+                if let pattern = HapticPattern(notation: row[1]) { assignments[Self.interval(milliseconds: row[0])] = pattern }
+            }
+            return IntervalPatternBook(assignments: assignments)
+        }
+    }
+
     /// H(I) for one interval (assigning and saving it if it has none yet), for a session about to start.
     public func pattern(for interval: TrainingInterval, nowUnixSeconds now: Int64) throws(StoreError) -> HapticPattern {
         var ranked = try rankedPresets(nowUnixSeconds: now)

@@ -4,12 +4,13 @@ import GRDB
 extension ChronoStore {
     /// Keeps a `running` row for a session that has just started (SPEC: durability). Also counts as a
     /// use of the interval for frecency. A repeated call for the same session changes nothing.
-    public func recordSessionStarted(_ start: StoredSessionStart) throws(StoreError) {
+    /// `writer` is the process running the session (a `running` row whose writer is gone is recovered).
+    public func recordSessionStarted(_ start: SessionStartRecord, writer: ProcessIdentity = .current) throws(StoreError) {
         let synchronised = start.wallClockSynchronised ?? kernelClock.isSynchronised()
         try write { db in
             try insertSessionRow(db, id: start.sessionID, configuration: start.configuration, status: "running",
                                  startedAt: start.anchor.monotonic, anchor: start.anchor, board: start.board,
-                                 soundAudible: start.soundAudible, synchronised: synchronised, writer: start.writer)
+                                 soundAudible: start.soundAudible, synchronised: synchronised, writer: writer)
             try insertPresetUse(db, sessionID: start.sessionID, interval: start.configuration.interval,
                                 usedUnixSeconds: start.anchor.unixNanoseconds / 1_000_000_000)
         }
@@ -20,16 +21,22 @@ extension ChronoStore {
     /// record when one is due. The session is safe on disk before the health log is touched, so a
     /// failing log never loses it. Saving a session that is already finished again changes nothing.
     @discardableResult
-    public func recordSessionFinished(_ finish: StoredSessionFinish, nowUnixNanoseconds: Int64) throws(StoreError) -> SessionSaveResult {
-        let outcome = finish.outcome
-        let decision = HealthRecordBuilder.decide(for: outcome, sessionID: finish.sessionID, device: finish.board, anchor: finish.anchor)
+    public func recordSessionFinished(_ finish: SessionFinishRecord, writer: ProcessIdentity = .current,
+                                      nowUnixNanoseconds: Int64) throws(StoreError) -> SessionSaveResult {
+        let decision = finish.healthDecision
         let stored: Bool = try write { db in
-            try saveFinished(db, finish, decision: decision, now: nowUnixNanoseconds)
+            try saveFinished(db, finish, writer: writer, decision: decision, now: nowUnixNanoseconds)
         }
         guard stored else {
             return SessionSaveResult(stored: false, health: try ledgerDelivery(finish.sessionID))
         }
-        let health = try deliverHealthRecord(sessionID: finish.sessionID, nowUnixNanoseconds: nowUnixNanoseconds)
+        // Not eligible: decided once, by the record's `healthDecision`; the ledger already says why.
+        let health: HealthDelivery
+        if case .none(let reason) = decision {
+            health = .skipped(reason: reason)
+        } else {
+            health = try deliverHealthRecord(sessionID: finish.sessionID, nowUnixNanoseconds: nowUnixNanoseconds)
+        }
         // A finished session is also the moment to release records held for an unsynchronised clock.
         _ = try? flushHeldRecords(nowUnixNanoseconds: nowUnixNanoseconds)
         return SessionSaveResult(stored: true, health: health)
@@ -39,14 +46,14 @@ extension ChronoStore {
     /// (their ledger says so): for benchmarks and for importing history. Sessions already stored are
     /// left as they are. Returns how many were added.
     @discardableResult
-    public func importFinishedSessions(_ finishes: [StoredSessionFinish], nowUnixNanoseconds now: Int64) throws(StoreError) -> Int {
+    public func importFinishedSessions(_ finishes: [SessionFinishRecord], nowUnixNanoseconds now: Int64) throws(StoreError) -> Int {
         try write { db in
             var added = 0
             for finish in finishes {
                 let decision: HealthRecordBuilder.Decision = finish.outcome.status == .completed
                     ? .none(reason: "Imported in bulk; not sent to the health log.")
-                    : HealthRecordBuilder.decide(for: finish.outcome, sessionID: finish.sessionID, device: finish.board, anchor: finish.anchor)
-                if try saveFinished(db, finish, decision: decision, now: now) { added += 1 }
+                    : finish.healthDecision
+                if try saveFinished(db, finish, writer: .current, decision: decision, now: now) { added += 1 }
             }
             return added
         }
@@ -54,7 +61,8 @@ extension ChronoStore {
 
     /// The finishing transaction's body: the row (inserted when no start was recorded), attempts,
     /// boundaries, preset use and ledger line. False when the session was already finished.
-    private func saveFinished(_ db: Database, _ finish: StoredSessionFinish, decision: HealthRecordBuilder.Decision, now: Int64) throws -> Bool {
+    private func saveFinished(_ db: Database, _ finish: SessionFinishRecord, writer: ProcessIdentity,
+                              decision: HealthRecordBuilder.Decision, now: Int64) throws -> Bool {
         let outcome = finish.outcome
         let existing = try String.fetchOne(db, sql: "SELECT status FROM session WHERE id = ?", arguments: [finish.sessionID])
         if let existing, existing != "running" { return false }
@@ -62,7 +70,7 @@ extension ChronoStore {
             try insertSessionRow(db, id: finish.sessionID, configuration: outcome.configuration, status: "running",
                                  startedAt: outcome.startedAt, anchor: finish.anchor, board: finish.board,
                                  soundAudible: finish.soundAudibleAtStart ?? (outcome.mode != .fear || outcome.fearSoundEffective),
-                                 synchronised: finish.wallClockSynchronised ?? kernelClock.isSynchronised(), writer: finish.writer)
+                                 synchronised: finish.wallClockSynchronised ?? kernelClock.isSynchronised(), writer: writer)
             try insertPresetUse(db, sessionID: finish.sessionID, interval: outcome.configuration.interval,
                                 usedUnixSeconds: finish.anchor.unixNanoseconds(at: outcome.startedAt) / 1_000_000_000)
         }
@@ -125,7 +133,7 @@ extension ChronoStore {
         ])
     }
 
-    private func completeSessionRow(_ db: Database, finish: StoredSessionFinish) throws {
+    private func completeSessionRow(_ db: Database, finish: SessionFinishRecord) throws {
         let outcome = finish.outcome
         let usesAttempts = outcome.mode.usesAttempts
         let metrics = outcome.metrics

@@ -1,56 +1,5 @@
 import ChronoCore
 
-/// What the store keeps when a session starts: enough for a `running` row, so a crash leaves a trace.
-public struct StoredSessionStart: Sendable {
-    public var sessionID: String
-    public var configuration: SessionConfiguration
-    /// The session's one wall/monotonic pair; `anchor.monotonic` is taken as the session start.
-    public var anchor: WallClockAnchor
-    public var board: String
-    public var soundAudible: Bool
-    /// Whether the wall clock was synchronised when the anchor was taken; nil asks the kernel now.
-    public var wallClockSynchronised: Bool?
-    public var writer: ProcessIdentity
-
-    public init(sessionID: String, configuration: SessionConfiguration, anchor: WallClockAnchor, board: String,
-                soundAudible: Bool, wallClockSynchronised: Bool? = nil, writer: ProcessIdentity = .current) {
-        self.sessionID = sessionID
-        self.configuration = configuration
-        self.anchor = anchor
-        self.board = board
-        self.soundAudible = soundAudible
-        self.wallClockSynchronised = wallClockSynchronised
-        self.writer = writer
-    }
-}
-
-/// What the store keeps when a session finishes, in one transaction.
-public struct StoredSessionFinish: Sendable {
-    public var sessionID: String
-    public var outcome: SessionOutcome
-    public var anchor: WallClockAnchor
-    public var board: String
-    /// Passive boundaries as the motor actually fired them, by position; empty when not measured.
-    public var boundariesFired: [MonotonicInstant]
-    /// Used only when no start was recorded (e.g. a simulation writes finished sessions directly).
-    public var wallClockSynchronised: Bool?
-    public var soundAudibleAtStart: Bool?
-    public var writer: ProcessIdentity
-
-    public init(sessionID: String, outcome: SessionOutcome, anchor: WallClockAnchor, board: String,
-                boundariesFired: [MonotonicInstant] = [], wallClockSynchronised: Bool? = nil,
-                soundAudibleAtStart: Bool? = nil, writer: ProcessIdentity = .current) {
-        self.sessionID = sessionID
-        self.outcome = outcome
-        self.anchor = anchor
-        self.board = board
-        self.boundariesFired = boundariesFired
-        self.wallClockSynchronised = wallClockSynchronised
-        self.soundAudibleAtStart = soundAudibleAtStart
-        self.writer = writer
-    }
-}
-
 /// A session read back from the store, complete: what exports and the health log are built from.
 public struct StoredSession: Sendable {
     public var sessionID: String

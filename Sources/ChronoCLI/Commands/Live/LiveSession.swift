@@ -16,24 +16,25 @@ enum LiveSession {
                     options: LiveSessionOptions) throws {
         // The store first: a broken database is reported before any device is touched.
         let store = try options.store.openStore()
+        deliverOwedRecords(store)
         let settings: StoreSettings
         do { settings = try store.settings() } catch { throw CommandFailure(error) }
-        if mode == .fear && !fearOptedIn && !settings.fearModeEnabled {
+        var flags = options.flags
+        flags.mode = mode
+        flags.fearThreshold = fearThreshold
+        flags.fearOptIn = fearOptedIn
+        if mode.usesAttempts { flags.attempts = count } else { flags.repetitions = count }
+        if mode == .fear && !SessionResolver.fearAllowed(flags: flags, settings: settings) {
             throw ValidationError("Fear Mode plays an aversive sound after large errors; it is an experiment and is opt-in. Run again with --i-understand-fear-mode, or turn it on with `chronoception settings set fear-mode on`; or use `chronoception challenge`.")
         }
         let drivers = try BoardDrivers(boardName: options.board, bell: options.bell,
                                        keyHoldMilliseconds: options.keyHoldMilliseconds, motorLog: options.motorLog)
         defer { drivers.close() }
-        let interval = options.explicitInterval ?? settings.defaultInterval
         let configuration: SessionConfiguration
         do {
-            configuration = try SessionConfiguration(
-                mode: mode, interval: interval,
-                plannedCount: count ?? (mode.usesAttempts ? settings.defaultAttempts : settings.defaultRepetitions),
-                fearThreshold: fearThreshold ?? settings.fearThreshold,
-                intervalPattern: (try? store.pattern(for: interval, nowUnixSeconds: nowUnixSeconds)) ?? IntervalPatternBook.candidates[0],
-                timing: options.sessionTiming(settings: settings),
-                gestures: options.gestures(for: drivers.board, settings: settings))
+            configuration = try SessionResolver.configuration(
+                flags: flags, settings: settings, board: BoardTiming(drivers.board),
+                pattern: { try? store.pattern(for: $0, nowUnixSeconds: nowUnixSeconds) })
         } catch {
             throw usageFailure(error)
         }
@@ -43,7 +44,8 @@ enum LiveSession {
         defer { sound.output?.close() }
 
         let context = SessionContext(board: drivers.board.name, pressHint: drivers.pressHint,
-                                     soundAudibility: sound.status, healthStatus: settings.healthStatus)
+                                     soundAudibility: sound.status,
+                                     healthStatus: HealthNotes.stateText(settings: settings, store: store))
         let controller = SingleSessionController(configuration: configuration, context: context)
         let motor = drivers.motorSettings
         let loop = try SessionLoop(
@@ -64,5 +66,19 @@ enum LiveSession {
         if let failure = UnsavedSessionLog.process.failure { throw failure }
         let status = LoopThread.exitStatus(for: report.ending)
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Health records owed because a process died between a session's commit and its log append are
+    /// written now, at the start of the next session command or daemon (exactly once: the log's sync
+    /// identifiers are checked first). A failure is said and the session goes on.
+    static func deliverOwedRecords(_ store: ChronoStore) {
+        do {
+            let written = try store.deliverOrphanedRecords(nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
+            if written > 0 {
+                printError("Health log: wrote \(written) record\(written == 1 ? "" : "s") left owed by a program that stopped before writing \(written == 1 ? "it" : "them").")
+            }
+        } catch {
+            printError("Health log: owed records could not be written now (\(error)); `chronoception health backfill` writes them.")
+        }
     }
 }

@@ -56,25 +56,12 @@ struct LiveSessionOptions: ParsableArguments {
         testIntervalMilliseconds.map { TrainingInterval.testOnly(milliseconds: $0) } ?? interval
     }
 
-    /// The gesture timing. Long press: the command line, else the long-press-ms setting when the user
-    /// changed it, else the board's. Debounce: the command line, else the board's.
-    func gestures(for board: BoardConfiguration, settings: StoreSettings) -> GestureSettings {
-        var gestures = timing.gestures
-        if timing.longPressMilliseconds == GestureSettings.defaultLongPress.milliseconds {
-            gestures.longPress = settings.longPress != GestureSettings.defaultLongPress
-                ? settings.longPress : .milliseconds(Int64(board.longPressMilliseconds))
-        }
-        if timing.debounceMilliseconds == GestureSettings.defaultDebounce.milliseconds {
-            gestures.debounce = .milliseconds(Int64(board.button.debounceMilliseconds))
-        }
-        return gestures
-    }
-
-    /// The session timing: the command line, with auto-start also on when the setting says so.
-    func sessionTiming(settings: StoreSettings) -> SessionTiming {
-        var sessionTiming = timing.timing
-        sessionTiming.autoStartNextAttempt = timing.autoStart || settings.autoStartNextAttempt
-        return sessionTiming
+    /// The session flags as `SessionResolver` takes them (mode and counts are added by each command).
+    var flags: SessionFlags {
+        var flags = SessionFlags()
+        flags.interval = explicitInterval
+        timing.apply(to: &flags)
+        return flags
     }
 
     /// Where completed sessions go: the store, and standard output too with `--json-lines`.

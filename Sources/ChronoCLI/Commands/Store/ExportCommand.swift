@@ -52,6 +52,10 @@ struct ExportCommand: ParsableCommand {
             try reportingFailures {
                 let opened = try store.openStore()
                 let records = try opened.healthRecords()
+                let status = try opened.healthLogStatus()
+                if let note = HealthNotes.heldBack(status.owed["clock_unsynchronised", default: 0], wallClockCheck: status.wallClockCheck) {
+                    printError(note + " Held records are not in this export.")
+                }
                 let now = LocalTimeZone.nowUnixNanoseconds()
                 switch format {
                 case .jsonl:

@@ -39,9 +39,9 @@ struct HealthCommand: ParsableCommand {
                 print("Health logging: \(status.status)")
                 print("Log file: \(status.path)")
                 print("Records written: \(status.written); sessions not logged by rule (aborted, interrupted, too short): \(status.skipped)")
-                if status.owedTotal > 0 {
-                    let parts = status.owed.sorted { $0.key < $1.key }.map { "\($0.value) \(owedReasonText($0.key))" }
-                    print("Owed: \(status.owedTotal) (\(parts.joined(separator: ", ")))")
+                if status.owedTotal > 0 { print("Owed: \(HealthNotes.owedSummary(status.owed))") }
+                if let note = HealthNotes.heldBack(status.owed["clock_unsynchronised", default: 0], wallClockCheck: status.wallClockCheck) {
+                    print(note)
                 }
                 print("Wall clock: \(status.clockSynchronised ? "synchronised" : "not synchronised")\(status.wallClockCheck ? "" : " (wall-clock-check off: trusted as it is)")")
                 if status.status != "on" {
@@ -98,15 +98,5 @@ struct HealthCommand: ParsableCommand {
                 }
             }
         }
-    }
-}
-
-func owedReasonText(_ code: String) -> String {
-    switch code {
-    case "logging_off": return "while logging was off"
-    case "logging_failing", "write_failed": return "after a write failure"
-    case "clock_unsynchronised": return "held back until the wall clock is synchronised"
-    case "pending": return "being written"
-    default: return code
     }
 }

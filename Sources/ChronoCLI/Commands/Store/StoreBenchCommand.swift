@@ -100,17 +100,17 @@ enum BenchmarkHistory {
         return added
     }
 
-    static func history(number: Int, total: Int, nowUnixNanoseconds now: Int64, utcOffsetSeconds: Int) -> StoredSessionFinish {
+    static func history(number: Int, total: Int, nowUnixNanoseconds now: Int64, utcOffsetSeconds: Int) -> SessionFinishRecord {
         // Newest last: session `total − 1` starts two hours ago, and each earlier one 2.4 h before it.
         let startUnix = now - 7_200_000_000_000 - Int64(total - 1 - number) * (86_400_000_000_000 / perDay)
         return finish(number: number, label: "history", startUnixNanoseconds: startUnix, utcOffsetSeconds: utcOffsetSeconds)
     }
 
-    static func finish(number: Int, label: String, nowUnixNanoseconds now: Int64) -> StoredSessionFinish {
+    static func finish(number: Int, label: String, nowUnixNanoseconds now: Int64) -> SessionFinishRecord {
         finish(number: number, label: label, startUnixNanoseconds: now - 600_000_000_000, utcOffsetSeconds: 0)
     }
 
-    static func finish(number: Int, label: String, startUnixNanoseconds: Int64, utcOffsetSeconds: Int) -> StoredSessionFinish {
+    static func finish(number: Int, label: String, startUnixNanoseconds: Int64, utcOffsetSeconds: Int) -> SessionFinishRecord {
         var random = UInt64(truncatingIfNeeded: number) &* 0x9E37_79B9_7F4A_7C15 | 1
         func next() -> Double {
             random ^= random << 13; random ^= random >> 7; random ^= random << 17
@@ -140,7 +140,7 @@ enum BenchmarkHistory {
             attempts: attempts, boundaries: boundaries, fearSoundEffective: mode == .fear, reason: nil)
         let anchor = WallClockAnchor(unixNanoseconds: startUnixNanoseconds, monotonic: .zero, utcOffsetSeconds: utcOffsetSeconds)
         let id = "BENCH-\(label)-\(number)"
-        return StoredSessionFinish(sessionID: id, outcome: outcome, anchor: anchor, board: "bench",
+        return SessionFinishRecord(sessionID: id, outcome: outcome, anchor: anchor, board: "bench",
                                    boundariesFired: boundaries.map(\.due), wallClockSynchronised: true)
     }
 }

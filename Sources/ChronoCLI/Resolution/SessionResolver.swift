@@ -1,0 +1,130 @@
+import ChronoCore
+import ChronoHardware
+import ChronoRuntime
+import ChronoStore
+
+/// What the command line said about a session; nil: not given. An explicit value always wins over the
+/// settings and the board, even when it equals the built-in default.
+struct SessionFlags: Hashable, Sendable {
+    var mode: SessionMode?
+    var interval: TrainingInterval?
+    var attempts: Int?
+    var repetitions: Int?
+    var fearThreshold: Double?
+    var debounceMilliseconds: Int64?
+    var longPressMilliseconds: Int64?
+    var feedbackMilliseconds: Int64?
+    var abortWindowMilliseconds: Int64?
+    var autoStart: Bool?
+    /// `--i-understand-fear-mode`.
+    var fearOptIn = false
+
+    /// The count given for `mode`: attempts for Challenge and Fear, repetitions for Passive.
+    func count(for mode: SessionMode) -> Int? { mode.usesAttempts ? attempts : repetitions }
+
+    /// Whether any of the session's own choices (mode, interval, count) was given.
+    var choosesSession: Bool { mode != nil || interval != nil || attempts != nil || repetitions != nil }
+}
+
+/// The board file's part of a session: how long a long press is on this device, how long its button bounces.
+struct BoardTiming: Hashable, Sendable {
+    var longPressMilliseconds: Int64
+    var debounceMilliseconds: Int64
+
+    init(longPressMilliseconds: Int64, debounceMilliseconds: Int64) {
+        self.longPressMilliseconds = longPressMilliseconds
+        self.debounceMilliseconds = debounceMilliseconds
+    }
+
+    init(_ board: BoardConfiguration) {
+        self.init(longPressMilliseconds: Int64(board.longPressMilliseconds),
+                  debounceMilliseconds: Int64(board.button.debounceMilliseconds))
+    }
+}
+
+/// The one place that turns board + settings + command-line flags into a session's configuration, for
+/// the single-session commands and the daemon alike (the daemon at the start of every session, from
+/// the current settings). Precedence, field by field:
+///
+/// | field | order |
+/// |---|---|
+/// | mode, interval, attempts/repetitions, Fear threshold | flag, then setting |
+/// | long press | flag, then `long-press-ms` when changed from 1500, then the board's `long_press_ms` |
+/// | debounce | flag, then the board's `button.debounce_ms` |
+/// | feedback, abort window | flag, then the built-in default |
+/// | auto-start | `--auto-start`/`--no-auto-start`, then `auto-start` |
+/// | Fear allowed | `--i-understand-fear-mode` or `fear-mode on` |
+enum SessionResolver {
+    static func gestures(flags: SessionFlags, settings: StoreSettings, board: BoardTiming) -> GestureSettings {
+        let longPress = flags.longPressMilliseconds
+            ?? (settings.longPress != GestureSettings.defaultLongPress ? settings.longPress.milliseconds : board.longPressMilliseconds)
+        return GestureSettings(debounce: .milliseconds(flags.debounceMilliseconds ?? board.debounceMilliseconds),
+                               longPress: .milliseconds(longPress))
+    }
+
+    static func timing(flags: SessionFlags, settings: StoreSettings) -> SessionTiming {
+        SessionTiming(
+            feedbackDuration: flags.feedbackMilliseconds.map { .milliseconds($0) } ?? SessionTiming.defaultFeedbackDuration,
+            abortConfirmWindow: flags.abortWindowMilliseconds.map { .milliseconds($0) } ?? SessionTiming.defaultAbortConfirmWindow,
+            autoStartNextAttempt: flags.autoStart ?? settings.autoStartNextAttempt)
+    }
+
+    static func fearAllowed(flags: SessionFlags, settings: StoreSettings) -> Bool {
+        flags.fearOptIn || settings.fearModeEnabled
+    }
+
+    /// The settings' part of every session (what the daemon applies to whatever it starts).
+    static func defaults(flags: SessionFlags, settings: StoreSettings, board: BoardTiming) -> SessionDefaults {
+        SessionDefaults(timing: timing(flags: flags, settings: settings),
+                        gestures: gestures(flags: flags, settings: settings, board: board),
+                        fearThreshold: flags.fearThreshold ?? settings.fearThreshold,
+                        attempts: flags.attempts ?? settings.defaultAttempts,
+                        repetitions: flags.repetitions ?? settings.defaultRepetitions)
+    }
+
+    /// A session of `mode` (the command's, or the flag's, or the setting's): interval and count from the
+    /// flags, else the settings. `pattern` is the interval's H(I) when known.
+    static func configuration(mode: SessionMode? = nil, flags: SessionFlags, settings: StoreSettings, board: BoardTiming,
+                              pattern: (TrainingInterval) -> HapticPattern? = { _ in nil }) throws(ConfigurationError) -> SessionConfiguration {
+        let chosenMode = mode ?? flags.mode ?? settings.defaultMode
+        let interval = flags.interval ?? settings.defaultInterval
+        let defaults = defaults(flags: flags, settings: settings, board: board)
+        return try SessionConfiguration(
+            mode: chosenMode, interval: interval,
+            plannedCount: flags.count(for: chosenMode) ?? (chosenMode.usesAttempts ? defaults.attempts : defaults.repetitions),
+            fearThreshold: defaults.fearThreshold,
+            intervalPattern: pattern(interval) ?? IntervalPatternBook.candidates[0],
+            timing: defaults.timing, gestures: defaults.gestures)
+    }
+
+    /// What the daemon's idle tap starts: the flags' first session (until a session has started), the
+    /// settings' defaults when they changed since the last session, else the last session again — its
+    /// mode, interval and count, with the current settings applied.
+    static func nextConfiguration(firstFromFlags: Bool, flags: SessionFlags, settings: StoreSettings, board: BoardTiming,
+                                  last: SessionConfiguration?, defaultsChangedSinceLast: Bool,
+                                  pattern: (TrainingInterval) -> HapticPattern?) throws(ConfigurationError) -> SessionConfiguration {
+        if firstFromFlags && flags.choosesSession {
+            // Unnamed fields of the first session come from the last one, as an idle tap would.
+            var first = flags
+            if let last, !defaultsChangedSinceLast {
+                first.mode = flags.mode ?? last.mode
+                first.interval = flags.interval ?? last.interval
+            }
+            return try configuration(flags: first, settings: settings, board: board, pattern: pattern)
+        }
+        guard let last, !defaultsChangedSinceLast else {
+            var fromSettings = flags
+            fromSettings.mode = nil
+            fromSettings.interval = nil
+            fromSettings.attempts = nil
+            fromSettings.repetitions = nil
+            return try configuration(flags: fromSettings, settings: settings, board: board, pattern: pattern)
+        }
+        let defaults = defaults(flags: flags, settings: settings, board: board)
+        return try SessionConfiguration(
+            mode: last.mode == .fear && !fearAllowed(flags: flags, settings: settings) ? .challenge : last.mode,
+            interval: last.interval, plannedCount: last.plannedCount, fearThreshold: defaults.fearThreshold,
+            intervalPattern: pattern(last.interval) ?? last.intervalPattern,
+            timing: defaults.timing, gestures: defaults.gestures)
+    }
+}

@@ -1,0 +1,59 @@
+/// What is known when a session starts: handed by the runtime (or `simulate`) to whatever keeps
+/// sessions — the store writes its `running` row from it, so a crash leaves a trace. One type on both
+/// sides of the seam, so the two can never drift apart.
+public struct SessionStartRecord: Hashable, Sendable {
+    public var sessionID: String
+    public var configuration: SessionConfiguration
+    /// The session's one wall/monotonic pair (SPEC §4); `anchor.monotonic` is the session start.
+    public var anchor: WallClockAnchor
+    /// The board's name, written as the health record's `device`.
+    public var board: String
+    /// For Fear: whether sound was audible when the session started.
+    public var soundAudible: Bool
+    /// Whether the wall clock was synchronised when the anchor was taken; nil: the keeper asks the
+    /// kernel when it saves the record (the device's case; `simulate` passes true).
+    public var wallClockSynchronised: Bool?
+
+    public init(sessionID: String, configuration: SessionConfiguration, anchor: WallClockAnchor, board: String,
+                soundAudible: Bool, wallClockSynchronised: Bool? = nil) {
+        self.sessionID = sessionID
+        self.configuration = configuration
+        self.anchor = anchor
+        self.board = board
+        self.soundAudible = soundAudible
+        self.wallClockSynchronised = wallClockSynchronised
+    }
+}
+
+/// What is known when a session finishes (completed, aborted or interrupted), with the one decision
+/// on its health record (`HealthRecordBuilder.decide`), made here once for every keeper.
+public struct SessionFinishRecord: Hashable, Sendable {
+    public var sessionID: String
+    public var outcome: SessionOutcome
+    public var anchor: WallClockAnchor
+    public var board: String
+    /// Passive boundaries as the motor driver actually fired them (monotonic), by position beside the
+    /// due instants in `outcome.boundaries`; empty when not measured.
+    public var boundariesFired: [MonotonicInstant]
+    /// Used only when no start was recorded (a simulation saves finished sessions directly).
+    public var wallClockSynchronised: Bool?
+    /// Used only when no start was recorded.
+    public var soundAudibleAtStart: Bool?
+
+    public init(sessionID: String, outcome: SessionOutcome, anchor: WallClockAnchor, board: String,
+                boundariesFired: [MonotonicInstant] = [], wallClockSynchronised: Bool? = nil,
+                soundAudibleAtStart: Bool? = nil) {
+        self.sessionID = sessionID
+        self.outcome = outcome
+        self.anchor = anchor
+        self.board = board
+        self.boundariesFired = boundariesFired
+        self.wallClockSynchronised = wallClockSynchronised
+        self.soundAudibleAtStart = soundAudibleAtStart
+    }
+
+    /// Whether this session gets a health record, and the record (SPEC §4).
+    public var healthDecision: HealthRecordBuilder.Decision {
+        HealthRecordBuilder.decide(for: outcome, sessionID: sessionID, device: board, anchor: anchor)
+    }
+}

@@ -1,0 +1,70 @@
+import ChronoCore
+
+/// A control action for the running device, from another thread (the companion's API, a test): posted
+/// through the loop's mailbox with `DaemonHandle.request`, decided on the loop, answered off it.
+public enum DaemonRequest: Hashable, Sendable {
+    /// Start the configuration an idle tap would start ("Start Last Session").
+    case startLast
+    /// Start the last configuration with this interval, as picking a preset on the device does.
+    case startPreset(TrainingInterval)
+    /// Start this configuration; `count` is attempts (Challenge, Fear) or repetitions (Passive), nil
+    /// for the settings' default. Fear needs the opt-in.
+    case start(mode: SessionMode, interval: TrainingInterval, count: Int?)
+    /// End the Passive session in progress, as a long press does (logged when long enough).
+    case endPassive
+    /// Discard the session in progress (aborted: never logged), as two long presses do.
+    case discard
+    /// Pairing approval: while idle, the device plays its confirm cue and waits up to `within` for a
+    /// tap on the physical button. A tap approves; silence or a long press refuses.
+    case approvePairing(within: TimeSpan)
+}
+
+/// The loop's answer to a `DaemonRequest`.
+public enum DaemonReply: Hashable, Sendable {
+    /// A session started: its id and resolved configuration.
+    case started(sessionID: String, configuration: SessionConfiguration)
+    /// The Passive session was ended; `status` says whether it completed (or was aborted: no boundary yet).
+    case ended(sessionID: String, status: SessionStatus)
+    /// The session was discarded.
+    case discarded(sessionID: String)
+    /// The person tapped the button: pairing approved.
+    case pairingApproved
+    /// The request does not apply now, and why.
+    case refused(DaemonRefusal)
+}
+
+/// Why a request was refused; `description` is one sentence for the person.
+public enum DaemonRefusal: Hashable, Sendable, CustomStringConvertible {
+    /// A session is already running (its id).
+    case sessionRunning(sessionID: String)
+    /// No session is running.
+    case nothingRunning
+    /// Ending applies to Passive only; a Challenge or Fear session is discarded instead.
+    case notPassive(SessionMode)
+    /// Fear Mode is not opted into.
+    case fearNotOptedIn
+    /// The configuration is invalid (the core's message).
+    case invalidConfiguration(String)
+    /// Another pairing approval is waiting for the button.
+    case pairingInProgress
+    /// The person long-pressed, or did not tap in time.
+    case pairingRefused(String)
+    /// The device is stopping.
+    case stopping
+    /// This loop takes no requests (a single-session command, the benchmark).
+    case notADaemon
+
+    public var description: String {
+        switch self {
+        case .sessionRunning(let id): return "A session is already running (\(id)); end or discard it first."
+        case .nothingRunning: return "No session is running."
+        case .notPassive(let mode): return "Only a Passive session can be ended; this \(mode.rawValue) session can be discarded instead."
+        case .fearNotOptedIn: return "Fear Mode is not opted into: turn it on with `chronoception settings set fear-mode on`."
+        case .invalidConfiguration(let message): return message
+        case .pairingInProgress: return "Another pairing approval is waiting for the button."
+        case .pairingRefused(let why): return "Pairing refused: \(why)."
+        case .stopping: return "The device is stopping."
+        case .notADaemon: return "This program runs one session and takes no requests; use `chronoception run`."
+        }
+    }
+}

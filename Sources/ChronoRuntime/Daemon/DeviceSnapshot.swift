@@ -1,0 +1,74 @@
+import ChronoCore
+
+/// Everything the device daemon needs between sessions, prepared off the loop thread (from the store,
+/// the settings, the board file and the command line) and handed to the loop as one value, so the loop
+/// never reads a database or a file to show the idle menu or start a session.
+public struct DeviceSnapshot: Hashable, Sendable {
+    /// What an idle tap starts now: fully resolved (H(I), timing, gestures, Fear threshold).
+    public var nextConfiguration: SessionConfiguration
+    /// The newest session the snapshot's source knew of when it was prepared (nil before any). The
+    /// daemon compares it with the session it last ran: when the snapshot does not know that session
+    /// yet, the daemon starts that session's configuration again (with `defaults` applied).
+    public var lastSessionID: String?
+    /// The presets in frecency order (at least the built-in one).
+    public var presets: [TrainingInterval]
+    /// H(I) of the presets.
+    public var patterns: IntervalPatternBook
+    /// The current settings' part of every session: timing, gestures, Fear threshold.
+    public var defaults: SessionDefaults
+    /// `on`, `off`, `failing: <reason>`, or `held back: …` — shown in the state file.
+    public var healthStatus: String
+    /// Fear Mode is opted into (the flag or the `fear-mode` setting); otherwise Fear is refused.
+    public var fearAllowed: Bool
+
+    public init(nextConfiguration: SessionConfiguration, lastSessionID: String?, presets: [TrainingInterval],
+                patterns: IntervalPatternBook, defaults: SessionDefaults, healthStatus: String, fearAllowed: Bool) {
+        self.nextConfiguration = nextConfiguration
+        self.lastSessionID = lastSessionID
+        self.presets = presets.isEmpty ? [.builtInPreset] : presets
+        self.patterns = patterns
+        self.defaults = defaults
+        self.healthStatus = healthStatus
+        self.fearAllowed = fearAllowed
+    }
+
+    /// A configuration for `mode`, `interval` and `count` (nil: the defaults' count for the mode),
+    /// with the current settings applied and the interval's H(I).
+    public func configuration(mode: SessionMode, interval: TrainingInterval, count: Int?) throws(ConfigurationError) -> SessionConfiguration {
+        var book = patterns
+        book.assign(ranked: presets + [interval])
+        return try SessionConfiguration(
+            mode: mode, interval: interval,
+            plannedCount: count ?? (mode.usesAttempts ? defaults.attempts : defaults.repetitions),
+            fearThreshold: defaults.fearThreshold,
+            intervalPattern: book.pattern(for: interval) ?? IntervalPatternBook.candidates[0],
+            timing: defaults.timing, gestures: defaults.gestures)
+    }
+
+    /// `configuration` with the current settings applied (mode, interval and count kept).
+    public func refreshed(_ configuration: SessionConfiguration) -> SessionConfiguration {
+        (try? self.configuration(mode: configuration.mode, interval: configuration.interval, count: configuration.plannedCount))
+            ?? configuration
+    }
+}
+
+/// The settings' part of every session the daemon starts, whatever its mode and interval.
+public struct SessionDefaults: Hashable, Sendable {
+    public var timing: SessionTiming
+    public var gestures: GestureSettings
+    public var fearThreshold: Double
+    /// Counts for a mode chosen without one (a preset or an explicit request without a count).
+    public var attempts: Int
+    public var repetitions: Int
+
+    public init(timing: SessionTiming = SessionTiming(), gestures: GestureSettings = GestureSettings(),
+                fearThreshold: Double = SessionConfiguration.defaultFearThreshold,
+                attempts: Int = SessionConfiguration.defaultAttemptCount,
+                repetitions: Int = SessionConfiguration.defaultRepetitionCount) {
+        self.timing = timing
+        self.gestures = gestures
+        self.fearThreshold = fearThreshold
+        self.attempts = attempts
+        self.repetitions = repetitions
+    }
+}
