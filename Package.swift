@@ -10,6 +10,12 @@ let package = Package(
     products: [
         .executable(name: "chronoception", targets: ["chronoception"]),
         .library(name: "ChronoCore", targets: ["ChronoCore"]),
+        // For the libFuzzer package in Tests/fuzz, which depends on this one by path (only products
+        // can be imported across packages); nothing else uses them.
+        .library(name: "ChronoSimulation", targets: ["ChronoSimulation"]),
+        .library(name: "ChronoHardware", targets: ["ChronoHardware"]),
+        .library(name: "ChronoStore", targets: ["ChronoStore"]),
+        .library(name: "ChronoCLI", targets: ["ChronoCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets for the parsers, kept out of the product build: a package of its own that depends
+// on the main one by path. Built by Tests/fuzz/run with `-sanitize=fuzzer,address`;
+// each target is one fuzz function handed to libFuzzer's driver from main.swift. See docs/FAULTS.md.
+let package = Package(
+    name: "ChronoceptionFuzz",
+    dependencies: [.package(name: "Chronoception", path: "../..")],
+    targets: [
+        // Declares libFuzzer's driver, which each target's main calls.
+        .target(name: "CFuzzerDriver"),
+        // Edge files (`replay`'s input): parsed, then run through the real engine and the report.
+        .executableTarget(name: "FuzzEdgeFile", dependencies: [
+            "CFuzzerDriver",
+            .product(name: "ChronoCore", package: "Chronoception"),
+            .product(name: "ChronoSimulation", package: "Chronoception"),
+        ]),
+        // Interval text (`--interval`, the default-interval setting, presets).
+        .executableTarget(name: "FuzzInterval", dependencies: ["CFuzzerDriver", .product(name: "ChronoCore", package: "Chronoception")]),
+        // Board files (YAML).
+        .executableTarget(name: "FuzzBoardFile", dependencies: ["CFuzzerDriver", .product(name: "ChronoHardware", package: "Chronoception")]),
+        // Settings values (`settings set KEY VALUE`) and what the device reads back from them.
+        .executableTarget(name: "FuzzSettings", dependencies: [
+            "CFuzzerDriver",
+            .product(name: "ChronoCore", package: "Chronoception"),
+            .product(name: "ChronoStore", package: "Chronoception"),
+        ]),
+        // The glanceable state file as `status` reads it.
+        .executableTarget(name: "FuzzStateFile", dependencies: ["CFuzzerDriver", .product(name: "ChronoCLI", package: "Chronoception")]),
+    ]
+)
