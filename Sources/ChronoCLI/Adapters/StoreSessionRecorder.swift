@@ -25,7 +25,7 @@ final class StoreSessionRecorder: SessionRecorder {
         do {
             try store.recordSessionStarted(start)
         } catch {
-            report("Could not record the session start: \(error)")
+            report("warning: could not record the session start: \(error)")
         }
     }
 
@@ -33,14 +33,14 @@ final class StoreSessionRecorder: SessionRecorder {
         do {
             let result = try store.recordSessionFinished(finish, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
             if case .failed(let reason, true) = result.health {
-                report("Health log: writing failed (\(reason)). The session is saved; health logging is stopped until `chronoception health enable`.")
+                report("warning: health log: writing failed (\(reason)). The session is saved; health logging is stopped until `chronoception health enable`.")
             }
         } catch {
             // Nothing the person did may be lost: the session goes to a fallback file (and standard
             // error) to be imported later, and the command ends with status 74.
-            report("Could not save the session: \(error)")
+            report("warning: could not save the session: \(error)")
             let kept = unsaved.keep(finish, report: report)
-            report("The session is kept in \(kept); import it with `chronoception import \(kept)` when the store can be written.")
+            report("warning: the session is kept in \(kept); import it with `chronoception import \(kept)` when the store can be written.")
         }
     }
 }

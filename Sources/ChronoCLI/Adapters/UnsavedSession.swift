@@ -16,7 +16,7 @@ enum UnsavedSession {
     /// Where fallback files go: beside the state file (tmpfs under /run or $XDG_RUNTIME_DIR, so not
     /// on the disk that is full), in `unsaved/`.
     static func directory(stateFilePath: String = StateFile.defaultPath()) -> String {
-        (stateFilePath as NSString).deletingLastPathComponent + "/unsaved"
+        PathText.directory(of: stateFilePath) + "/unsaved"
     }
 
     static func json(_ finish: SessionFinishRecord) -> JSONValue {
@@ -136,7 +136,7 @@ final class UnsavedSessionLog: Sendable {
     func keep(_ finish: SessionFinishRecord, directory: String = UnsavedSession.directory(),
               report: @Sendable (String) -> Void) -> String {
         let text = UnsavedSession.json(finish).compactText
-        report("chronoception-unsaved-session: \(text)")
+        report("warning: chronoception-unsaved-session: \(text)")
         let path = directory + "/unsaved-\(finish.sessionID).json"
         var kept = "standard error only"
         do {

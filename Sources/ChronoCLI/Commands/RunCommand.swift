@@ -29,7 +29,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var options: LiveSessionOptions
 
     func run() throws {
-        let store = try options.store.openStore()
+        let store = try options.store.openWritableStore()
         LiveSession.deliverOwedRecords(store)
         let settings: StoreSettings
         do { settings = try store.settings() } catch { throw CommandFailure(error) }

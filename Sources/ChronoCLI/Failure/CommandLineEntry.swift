@@ -47,10 +47,18 @@ extension Chronoception {
             do { try StandardOutput.write(text + "\n") } catch { return reportRunFailure(error) }
             return 0
         }
-        var message = text
-        if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst("Error: ".count) }
-        if !message.hasPrefix("error: ") { message = "error: " + message }
-        printError(message)
+        // The error itself is one line (a value with a newline in it must not split it); the usage
+        // that may follow keeps its lines.
+        let short = message(for: error)
+        var usage = ""
+        for prefix in ["Error: " + short, short] where text.hasPrefix(prefix) {
+            usage = String(text.dropFirst(prefix.count))
+            break
+        }
+        var line = TerminalSafeText.sanitized(short, keepNewlines: false)
+        if line.hasPrefix("Error: ") { line = String(line.dropFirst("Error: ".count)) }
+        if !line.hasPrefix("error: ") { line = "error: " + line }
+        printError(line + usage)
         return code == 1 ? ExitStatus.classifying(error).rawValue : code
     }
 
@@ -65,7 +73,7 @@ extension Chronoception {
         }
         if error is CleanExit { return reportParseFailure(error) }
         let failure = CommandFailure(error)
-        printError("error: " + failure.description)
+        printError("error: " + TerminalSafeText.sanitized(failure.description, keepNewlines: false))
         return failure.status.rawValue
     }
 }

@@ -1,3 +1,4 @@
+import ChronoCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -48,8 +49,7 @@ enum OutputFile {
 
     /// Temporary file in the same directory, fsync, rename, fsync the directory.
     private static func replace(_ path: String, with text: String, mode: mode_t) throws(OutputError) {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let directory = PathText.directory(of: path), name = PathText.lastComponent(of: path)
         var template = Array("\(directory)/.\(name).tmp-XXXXXX".utf8CString)
         let descriptor = mkstemp(&template)
         let shown = TerminalSafeText.quoted(path, limit: 200)

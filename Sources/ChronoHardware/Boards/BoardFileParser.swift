@@ -245,7 +245,9 @@ public enum BoardFileParser {
                                   problem: "has \(duplicates.count == 1 ? "a key" : "keys") twice in one section: \(keys)",
                                   fix: "keep one of them")
         default:
-            return BoardFileError(file: file, key: "", problem: "is not valid YAML (\(error))",
+            // Yams's description adds the offending line and a caret below it; the first line says it.
+            let summary = String(describing: error).split(separator: "\n").first.map(String.init) ?? "unreadable"
+            return BoardFileError(file: file, key: "", problem: "is not valid YAML (\(summary))",
                                   fix: "check the indentation (spaces, not tabs) and the `key: value` syntax")
         }
     }

@@ -124,7 +124,7 @@ public final class SessionLoop {
         }
         soundPlayer?.finish()
         writer.finish()
-        signals?.restoreDefaults()
+        signals?.retire()
         if let failure { throw failure }
         return Report(ending: ending, realtime: realtime, motorForcedStops: gate.forcedStops)
     }

@@ -28,7 +28,7 @@ public final class StateFile: Sendable {
 
     /// Writes `text` atomically, creating the directory if needed.
     public func replace(with text: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: path)
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }

@@ -37,9 +37,7 @@ public final class SignalCatcher: Sendable {
             action.__sigaction_handler.sa_handler = forwardSignalToPipe
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0  // no SA_RESTART: the loop's ppoll returns EINTR and looks at the pipe
-            // The previous action (the terminal driver's restore-and-stop, or the default) is kept and
-            // put back by `restoreDefaults`, so no signal in between finds the terminal raw.
-            guard sigaction(number, &action, previousStopActions + Int(number)) == 0 else { throw SystemCallError("sigaction") }
+            guard sigaction(number, &action, nil) == 0 else { throw SystemCallError("sigaction") }
         }
         // A closed stdout (a pager quit early) must not kill the process with the motor on.
         signal(SIGPIPE, SIG_IGN)
@@ -53,14 +51,17 @@ public final class SignalCatcher: Sendable {
     }
 
     deinit {
-        restoreDefaults()
+        retire()
         Glibc.close(descriptor)
         Glibc.close(writeEnd)
     }
 
-    /// Puts the default actions back (after the loop has stopped and everything is off).
-    public func restoreDefaults() {
-        for number in Self.stopSignals { sigaction(number, previousStopActions + Int(number), nil) }
+    /// Detaches the handlers from the loop once it has stopped and everything is off. They stay
+    /// installed: a stop signal arriving while the process finishes (draining the writer, printing the
+    /// summary) still only counts towards the third, which restores the terminal and exits. Why not
+    /// the previous actions: a second Ctrl-C a millisecond after the first would then meet the default
+    /// action and kill the process by signal, against the documented exit status.
+    public func retire() {
         signalPipeWriteEnd = -1
     }
 
@@ -84,12 +85,6 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 nonisolated(unsafe) private var signalsSeen: Int32 = 0
 /// SIGHUP is a reload request (the daemon), not a stop; set before the handlers are installed.
 nonisolated(unsafe) private var hangupReloads = false
-/// The actions installed before the catcher's, by signal number (preallocated, zeroed: SIG_DFL).
-nonisolated(unsafe) private let previousStopActions: UnsafeMutablePointer<sigaction> = {
-    let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
-    actions.initialize(repeating: sigaction(), count: 65)
-    return actions
-}()
 
 /// The handler: async-signal-safe calls only (`write`, `_exit`).
 private func forwardSignalToPipe(_ number: Int32) {
@@ -103,6 +98,7 @@ private func forwardSignalToPipe(_ number: Int32) {
         _exit(128 + number)
     }
     var byte = UInt8(truncatingIfNeeded: number)
-    _ = write(signalPipeWriteEnd, &byte, 1)
+    // After `retire()` there is no pipe (-1): the write fails harmlessly and the signal is only counted.
+    if signalPipeWriteEnd >= 0 { _ = write(signalPipeWriteEnd, &byte, 1) }
     errno = savedErrno
 }

@@ -1,3 +1,4 @@
+import ChronoCore
 import Foundation
 import Glibc
 import GRDB
@@ -96,7 +97,7 @@ extension StoreError {
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             self = .corrupt(path: path, detail: error.message ?? "SQLite reports corruption")
         case .SQLITE_READONLY:
-            self = .readOnly(path: (path as NSString).deletingLastPathComponent, reason: "SQLite reports it read-only: \(error.message ?? "attempt to write a readonly database")")
+            self = .readOnly(path: PathText.directory(of: path), reason: "SQLite reports it read-only: \(error.message ?? "attempt to write a readonly database")")
         case .SQLITE_FULL:
             self = .database(path: path, detail: "the disk is full; nothing was changed. Free some space and try again")
         default:

@@ -15,7 +15,7 @@ enum LiveSession {
     static func run(mode: SessionMode, count: Int?, fearThreshold: Double? = nil, fearOptedIn: Bool = false,
                     options: LiveSessionOptions) throws {
         // The store first: a broken database is reported before any device is touched.
-        let store = try options.store.openStore()
+        let store = try options.store.openWritableStore()
         deliverOwedRecords(store)
         let settings: StoreSettings
         do { settings = try store.settings() } catch { throw CommandFailure(error) }

@@ -22,6 +22,17 @@ struct StoreOptions: ParsableArguments {
     func openStore(service: Bool = false) throws -> ChronoStore {
         try openChronoStore(try location(service: service))
     }
+
+    /// Opens the store for a command that runs sessions: a store that cannot be written (a read-only
+    /// card, a full disk at open) is refused before any session starts, since training a session that
+    /// cannot be saved would lose it.
+    func openWritableStore(service: Bool = false) throws -> ChronoStore {
+        let store = try openStore(service: service)
+        if let reason = store.readOnlyReason {
+            throw CommandFailure(StoreError.readOnly(path: store.location.directory, reason: reason))
+        }
+        return store
+    }
 }
 
 /// Opens the store in `location`; sessions left `running` by a process that is gone become
@@ -34,7 +45,7 @@ func openChronoStore(_ location: StoreLocation) throws -> ChronoStore {
     // command still runs, and the next one that can write does it.
     do {
         if !(try store.recoverInterruptedSessions(nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())).isEmpty {
-            printError("Previous session ended unexpectedly.")
+            printError("warning: Previous session ended unexpectedly.")
         }
     } catch {
         printError("warning: a session left running by a process that ended could not be marked interrupted yet (\(error)); it will be at the next start.")
