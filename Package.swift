@@ -69,6 +69,8 @@ let package = Package(
             dependencies: [
                 "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -87,6 +89,8 @@ let package = Package(
             dependencies: [
                 "ChronoAPI", "ChronoCore", "ChronoStore", "ChronoTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoTesting"]),
