@@ -44,6 +44,18 @@ struct ListenerTests {
         #expect(FileManager.default.contents(atPath: stale) == Data("keep".utf8))
     }
 
+    @Test("a known path with another method is 405 with Allow, from the OpenAPI document; an unknown path is 404")
+    func methodNotAllowed() async throws {
+        try await APIHarness.with { api in
+            let wrong = try await api.request(.DELETE, "/api/v1/device")
+            #expect(wrong.status == 405)
+            #expect(wrong.headers.first(name: "allow") == "GET, HEAD")
+            #expect(try await api.request(.PUT, "/api/v1/keys/abc").headers.first(name: "allow") == "DELETE")
+            #expect(try await api.request("/api/v1/nothing-here").status == 404)
+            #expect(try await api.request("/api/v1/export.csv?all=maybe").status == 400)
+        }
+    }
+
     @Test("--listen parses ADDR:PORT and [v6]:PORT and says what it takes")
     func listenAddress() throws {
         #expect(try TCPAddress(parsing: "0.0.0.0:8737") == TCPAddress(host: "0.0.0.0", port: 8737))

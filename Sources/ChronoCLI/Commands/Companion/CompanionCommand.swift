@@ -123,6 +123,7 @@ func serveUntilStopped(_ server: APIServer, configuration: APIServerConfiguratio
                 }
             }
             print("Stop with Ctrl-C.")
+            fflush(nil)
             try await group.next()
             group.cancelAll()
         }
