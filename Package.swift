@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers (see docs/ARCHITECTURE.md): ChronoCore is pure and imports nothing; ChronoSimulation drives
 // the core on a virtual clock; ChronoHardware wraps the devices; ChronoRuntime is the real-time loop;
-// ChronoStore keeps the data; `chronoception` composes them.
+// ChronoStore keeps the data; ChronoAPI serves them over HTTP (talking to the live device only
+// through its DeviceControl protocol); `chronoception` composes them.
 let package = Package(
     name: "Chronoception",
     platforms: [.macOS(.v13)],
