@@ -54,7 +54,13 @@ extension ChronoStore {
         var arguments: [any DatabaseValueConvertible] = []
         if let mode = query.mode { conditions.append("s.mode = ?"); arguments.append(mode.rawValue) }
         if let interval = query.interval { conditions.append("s.target_interval_ms = ?"); arguments.append(interval.span.milliseconds) }
-        if let status = query.status { conditions.append("s.status = ?"); arguments.append(status.rawValue) }
+        // Without an interval, `+status` keeps SQLite on the start-time index (newest first, stop at
+        // the limit) instead of the status index and a sort of every match; with one, the interval
+        // index (interval, status, start) is already in order.
+        if let status = query.status {
+            conditions.append(query.interval == nil ? "+s.status = ?" : "s.status = ?")
+            arguments.append(status.rawValue)
+        }
         // The day is the session's own local day; the start-time range (widened by the largest UTC
         // offsets) keeps SQLite on the index, the day expression then decides exactly.
         // Start times are after 1970, so SQLite's truncating division is the floor `localDayNumber` takes.
