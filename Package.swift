@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers (see docs/ARCHITECTURE.md): ChronoCore is pure and imports nothing; ChronoSimulation drives
 // the core on a virtual clock; ChronoHardware wraps the devices; ChronoRuntime is the real-time loop;
-// ChronoStore keeps the data; `chronoception` composes them.
+// ChronoStore keeps the data; ChronoAPI serves them over HTTP (talking to the live device only
+// through its DeviceControl protocol); `chronoception` composes them.
 let package = Package(
     name: "Chronoception",
     platforms: [.macOS(.v13)],
@@ -22,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         // Pure product logic: intervals, metrics, haptics, gestures, mode state machines, health records.
@@ -57,11 +62,26 @@ let package = Package(
         .target(name: "ChronoStore", dependencies: ["ChronoCore", "CWallClock", .product(name: "GRDB", package: "GRDB.swift")]),
         // adjtimex(2) for the store's "is the wall clock synchronised?" check (sys/timex.h is not in Glibc).
         .target(name: "CWallClock"),
+        // The device API: one HTTP API (Hummingbird) on a Unix socket and TCP, over the store and a live device.
+        .target(
+            name: "ChronoAPI",
+            dependencies: [
+                "ChronoCore", "ChronoStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/openapi.json")]
+        ),
         // The command-line layer: options, commands and the adapters that wire the layers together.
         .target(
             name: "ChronoCLI",
             dependencies: [
-                "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore",
+                "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -69,12 +89,21 @@ let package = Package(
         // The executable: only `Chronoception.main()`.
         .executableTarget(name: "chronoception", dependencies: ["ChronoCLI"]),
         // Mock drivers and in-memory stand-ins for tests; no production target depends on it.
-        .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime"]),
+        .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime", "ChronoAPI"]),
         .testTarget(name: "ChronoCoreTests", dependencies: ["ChronoCore"]),
         .testTarget(name: "ChronoSimulationTests", dependencies: ["ChronoSimulation", "ChronoCore"]),
         .testTarget(name: "ChronoHardwareTests", dependencies: ["ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoRuntimeTests", dependencies: ["ChronoRuntime", "ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoStoreTests", dependencies: ["ChronoStore", "ChronoCore"]),
-        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting"]),
+        .testTarget(
+            name: "ChronoAPITests",
+            dependencies: [
+                "ChronoAPI", "ChronoCore", "ChronoStore", "ChronoTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI"]),
     ]
 )

@@ -11,7 +11,7 @@ struct MigrationTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
-        #expect(try store.appliedMigrations() == StoreSchema.migrator.migrations)
+        #expect(try store.appliedMigrations() == StoreSchema.migrator.migrations.sorted())
         #expect(try store.integrityCheck() == ["ok"])
         let (appID, journal) = try store.read { db in
             (try Int32.fetchOne(db, sql: "PRAGMA application_id"), try String.fetchOne(db, sql: "PRAGMA journal_mode"))
@@ -30,7 +30,7 @@ struct MigrationTests {
             try store.setSetting(.defaultAttempts, to: "3", nowUnixSeconds: 1)
         }
         let reopened = try ChronoStore.openForTest(directory)
-        #expect(try reopened.appliedMigrations() == ["v1"])
+        #expect(try reopened.appliedMigrations() == ["api-keys-v1", "v1"])
         let session = try reopened.session(id: "S1")
         #expect(session.outcome.attempts.map(\.tapMark) == Sample.attempts(.challenge, [61.5, 58.25]).attempts.map(\.tapMark))
         #expect(try reopened.settings().defaultAttempts == 3)

@@ -10,6 +10,7 @@ enum StoreSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: v1)
+        migrator.registerMigration(APIKeySchema.migrationIdentifier, migrate: APIKeySchema.migrate)
         return migrator
     }
 

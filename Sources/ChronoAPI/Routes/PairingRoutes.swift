@@ -1,0 +1,60 @@
+import ChronoCore
+import ChronoStore
+import Foundation
+import Hummingbird
+
+/// Getting a key without having one: pairing approved on the device's button, and one-time login
+/// links printed by `chronoception companion`.
+enum PairingRoutes {
+    static func addOpen(to group: RouterGroup<APIRequestContext>, _ state: APIState) {
+        // Long-poll: answers when the person presses the button (201 with the key) or the window
+        // passes (403). `"deliver": "cookie"` (browsers) puts the key only in an HttpOnly cookie.
+        group.post("pairing") { request, context in
+            let body = try await JSONBody.read(request, context: context)
+            try body.only(["name", "deliver"])
+            guard let rawName = try body.string("name") else {
+                throw APIError.badRequest("Send a \"name\" for this companion, e.g. \"Anna's phone\"; the device lists keys by name.")
+            }
+            let name = try KeyRegistry.validName(rawName)
+            let deliver = try body.string("deliver") ?? "body"
+            guard deliver == "body" || deliver == "cookie" else {
+                throw APIError.badRequest("\"deliver\" is \"body\" (apps) or \"cookie\" (browsers).")
+            }
+            switch state.pairingGate.admit() {
+            case .tooMany(let seconds):
+                throw APIError(.tooManyRequests, "rate_limited", "Too many pairing requests; try again in \(seconds) s.",
+                               headers: [.retryAfter: String(seconds)])
+            case .alreadyPending:
+                throw APIError(.conflict, "pairing_pending", "Another companion is waiting for the device's button; try again when it is done.")
+            case .admitted:
+                break
+            }
+            defer { state.pairingGate.finish() }
+            switch await state.device.perform(.approvePairing(companionName: name, window: state.configuration.pairingWindow)) {
+            case .refused(let refusal, let reason):
+                throw APIError.refused(refusal, reason)
+            case .done:
+                let now = state.nowUnixSeconds
+                let (record, secret) = try await state.withStore { _ in try state.keys.issue(name: name, kind: .paired, nowUnixSeconds: now) }
+                var headers: HTTPFields = [:]
+                if deliver == "cookie" { headers[.setCookie] = cookie(secret) }
+                return JSONResponse.ok(KeyRoutes.keyCreatedJSON(record, secret: deliver == "body" ? secret : nil), status: .created, headers: headers)
+            }
+        }
+        // The one-time link: spends the token, sets the cookie, and sends the browser on to the
+        // companion's first page, so the address bar and history keep no live secret.
+        group.get("login") { request, _ in
+            guard let token = QueryParameters(request: request).string("token"), state.loginTokens.redeem(token) else {
+                throw APIError(.forbidden, "login_link_invalid", "This login link is unknown, already used or expired. Ask for a new one on the device: `chronoception companion` prints one at start.")
+            }
+            let now = state.nowUnixSeconds
+            let (_, secret) = try await state.withStore { _ in try state.keys.issue(name: "Browser (login link)", kind: .login, nowUnixSeconds: now) }
+            return Response(status: .seeOther, headers: [.location: "/", .setCookie: cookie(secret), .cacheControl: "no-store"])
+        }
+    }
+
+    /// The browser's key: HttpOnly (scripts cannot read it), SameSite=Strict (never sent from another site).
+    static func cookie(_ secret: String) -> String {
+        Cookie(name: AccessMiddleware.cookieName, value: secret, maxAge: 400 * 86_400, path: "/", httpOnly: true, sameSite: .strict).description
+    }
+}

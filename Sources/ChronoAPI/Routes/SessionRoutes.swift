@@ -1,0 +1,110 @@
+import ChronoCore
+import ChronoStore
+import Hummingbird
+
+/// Sessions: a filtered, paged list (newest first) and one session with its attempts.
+enum SessionRoutes {
+    static let maximumPage = 500
+
+    static func add(to group: RouterGroup<APIRequestContext>, _ state: APIState) {
+        group.get("sessions") { request, _ in
+            let query = try sessionQuery(QueryParameters(request: request))
+            let page = try await state.withStore { try $0.sessionPage(query) }
+            return JSONResponse.ok(.object([
+                ("sessions", .array(page.sessions.map(\.json))),
+                ("next_cursor", page.next.map { .string(cursorText($0)) } ?? .null),
+            ]))
+        }
+        group.get("sessions/:id") { _, context in
+            let id = try context.parameters.require("id")
+            guard id.utf8.count <= 64 else { throw APIError.notFound("No session \(id).") }
+            let session = try await state.withStore { try $0.session(id: id) }
+            return JSONResponse.ok(SessionDetailJSON.json(session))
+        }
+    }
+
+    static func sessionQuery(_ parameters: QueryParameters) throws(APIError) -> SessionQuery {
+        var query = SessionQuery()
+        query.mode = try parameters.mode()
+        query.interval = try parameters.interval()
+        if let status = parameters.string("status") {
+            guard let filter = SessionStatusFilter(rawValue: status) else {
+                throw APIError.badRequest("status is one of \(SessionStatusFilter.allCases.map(\.rawValue).joined(separator: ", ")); got '\(status)'.")
+            }
+            query.status = filter
+        }
+        query.fromDay = try parameters.day("from")
+        query.toDay = try parameters.day("to")
+        if let from = query.fromDay, let to = query.toDay, from > to {
+            throw APIError.badRequest("from must not be after to.")
+        }
+        query.limit = try parameters.int("limit", in: 1...maximumPage) ?? 50
+        if let cursor = parameters.string("cursor") {
+            guard let parsed = parseCursor(cursor) else {
+                throw APIError.badRequest("cursor must be a next_cursor value from a previous page.")
+            }
+            query.after = parsed
+        }
+        return query
+    }
+
+    /// `<started_unix_ns>.<session id>`: opaque to clients, stable across inserts.
+    static func cursorText(_ cursor: SessionQuery.Cursor) -> String {
+        "\(cursor.startedUnixNanoseconds).\(cursor.sessionID)"
+    }
+
+    static func parseCursor(_ text: String) -> SessionQuery.Cursor? {
+        guard text.utf8.count <= 100, let dot = text.firstIndex(of: "."), let started = Int64(text[..<dot]) else { return nil }
+        let id = String(text[text.index(after: dot)...])
+        guard !id.isEmpty else { return nil }
+        return SessionQuery.Cursor(startedUnixNanoseconds: started, sessionID: id)
+    }
+}
+
+/// One stored session with its attempts and Passive boundaries.
+enum SessionDetailJSON {
+    static func json(_ session: StoredSession) -> JSONValue {
+        let outcome = session.outcome
+        let metrics = outcome.metrics
+        let configuration = outcome.configuration
+        let hasAttempts = metrics.attemptCount > 0
+        let attempts: [JSONValue] = outcome.attempts.map { attempt in
+            .object([
+                ("index", .int(attempt.index)),
+                ("started_at", .string(session.anchor.wallTime(at: attempt.startMark).iso8601)),
+                ("elapsed_seconds", .double(attempt.elapsedSeconds)),
+                ("error_seconds", .double(attempt.signedErrorSeconds)),
+                ("percent_error", .double(attempt.percentError * 100)),
+                ("zone", .string(attempt.zone.rawValue)),
+                ("feedback", .string(attempt.feedbackText)),
+            ])
+        }
+        let boundaries: [JSONValue] = outcome.boundaries.enumerated().map { offset, boundary in
+            let fired = offset < session.boundariesFired.count ? session.boundariesFired[offset] : nil
+            return .object([
+                ("index", .int(boundary.index)),
+                ("due_at", .string(session.anchor.wallTime(at: boundary.due).iso8601)),
+                ("fired_at", fired.map { .string(session.anchor.wallTime(at: $0).iso8601) } ?? .null),
+            ])
+        }
+        return .object([
+            ("session_id", .string(session.sessionID)),
+            ("mode", .string(configuration.mode.rawValue)),
+            ("interval", .string(configuration.interval.description)),
+            ("target_interval_seconds", .int(configuration.interval.seconds)),
+            ("status", .string(session.isRunning ? "running" : outcome.status.rawValue)),
+            ("reason", outcome.reason.map { .string($0) } ?? .null),
+            ("started_at", .string(session.startedAt.iso8601)),
+            ("planned_count", .int(configuration.plannedCount)),
+            ("board", .string(session.board)),
+            ("wall_clock_synchronised", .bool(session.wallClockSynchronised)),
+            ("time_acuity_score", hasAttempts ? .int(metrics.timeAcuityScore) : .null),
+            ("mean_abs_error_seconds", hasAttempts ? .double(metrics.meanAbsErrorSeconds) : .null),
+            ("mean_signed_error_seconds", hasAttempts ? .double(metrics.meanSignedErrorSeconds) : .null),
+            ("fear_sound_effective", configuration.mode == .fear ? .bool(outcome.fearSoundEffective) : .null),
+            ("health_log", session.healthLedger.map { .string($0.state.rawValue) } ?? .null),
+            ("attempts", .array(attempts)),
+            ("boundaries", .array(boundaries)),
+        ])
+    }
+}

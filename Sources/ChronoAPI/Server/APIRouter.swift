@@ -1,0 +1,36 @@
+import ChronoCore
+import Hummingbird
+
+/// The routes under `/api/v1` (docs/API.md; `/api/v1/openapi.json` describes them).
+enum APIRouter {
+    static let prefix = "/api/v1"
+
+    static func make(_ state: APIState) -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
+        router.add(middleware: MethodNotAllowedMiddleware())
+        router.add(middleware: OriginMiddleware())
+        router.get("/") { _, _ in
+            JSONResponse.ok(.object([
+                ("name", .string("Chronoception device API")),
+                ("api", .string(prefix)),
+                ("openapi", .string(prefix + "/openapi.json")),
+            ]))
+        }
+        // Reachable without a key: what a companion needs to get one.
+        let open = router.group(RouterPath(prefix))
+        OpenAPIRoutes.add(to: open)
+        PairingRoutes.addOpen(to: open, state)
+        // Everything else: the local user, or a key.
+        let keyed = router.group(RouterPath(prefix)).add(middleware: AccessMiddleware(keys: state.keys, trust: state.configuration.localTrust))
+        DeviceRoutes.add(to: keyed, state)
+        EventRoutes.add(to: keyed, state)
+        SessionRoutes.add(to: keyed, state)
+        ProgressRoutes.add(to: keyed, state)
+        SettingsRoutes.add(to: keyed, state)
+        HealthRoutes.add(to: keyed, state)
+        DataRoutes.add(to: keyed, state)
+        LearnRoutes.add(to: keyed)
+        KeyRoutes.add(to: keyed, state)
+        return router
+    }
+}

@@ -1,0 +1,104 @@
+import ChronoCore
+import GRDB
+
+/// A filtered, paged list of sessions, newest first (the companion API's session list).
+public struct SessionQuery: Hashable, Sendable {
+    /// Where a page ended: the last session's start and id; the next page starts strictly after it.
+    public struct Cursor: Hashable, Sendable {
+        public var startedUnixNanoseconds: Int64
+        public var sessionID: String
+
+        public init(startedUnixNanoseconds: Int64, sessionID: String) {
+            self.startedUnixNanoseconds = startedUnixNanoseconds
+            self.sessionID = sessionID
+        }
+    }
+
+    public var mode: SessionMode?
+    public var interval: TrainingInterval?
+    /// `completed`, `aborted`, `interrupted` or `running`.
+    public var status: SessionStatusFilter?
+    /// Local day numbers (`WallTime.localDayNumber`, in each session's own UTC offset), both inclusive.
+    public var fromDay: Int64?
+    public var toDay: Int64?
+    public var limit: Int
+    public var after: Cursor?
+
+    public init(mode: SessionMode? = nil, interval: TrainingInterval? = nil, status: SessionStatusFilter? = nil,
+                fromDay: Int64? = nil, toDay: Int64? = nil, limit: Int = 50, after: Cursor? = nil) {
+        self.mode = mode
+        self.interval = interval
+        self.status = status
+        self.fromDay = fromDay
+        self.toDay = toDay
+        self.limit = limit
+        self.after = after
+    }
+}
+
+/// The statuses a stored session row can have.
+public enum SessionStatusFilter: String, Hashable, Sendable, CaseIterable {
+    case completed, aborted, interrupted, running
+}
+
+/// One page of a session list and where the next one starts (nil on the last page).
+public struct SessionPage: Hashable, Sendable {
+    public var sessions: [ProgressReport.SessionLine]
+    public var next: SessionQuery.Cursor?
+}
+
+extension ChronoStore {
+    /// Sessions matching `query`, newest first, at most `query.limit`, through the start-time index.
+    public func sessionPage(_ query: SessionQuery) throws(StoreError) -> SessionPage {
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        if let mode = query.mode { conditions.append("s.mode = ?"); arguments.append(mode.rawValue) }
+        if let interval = query.interval { conditions.append("s.target_interval_ms = ?"); arguments.append(interval.span.milliseconds) }
+        // Without an interval, `+status` keeps SQLite on the start-time index (newest first, stop at
+        // the limit) instead of the status index and a sort of every match; with one, the interval
+        // index (interval, status, start) is already in order.
+        if let status = query.status {
+            conditions.append(query.interval == nil ? "+s.status = ?" : "s.status = ?")
+            arguments.append(status.rawValue)
+        }
+        // The day is the session's own local day; the start-time range (widened by the largest UTC
+        // offsets) keeps SQLite on the index, the day expression then decides exactly.
+        // Start times are after 1970, so SQLite's truncating division is the floor `localDayNumber` takes.
+        let day = "((s.started_unix_ns / 1000000000 + s.utc_offset_seconds) / 86400)"
+        if let from = query.fromDay {
+            conditions.append("s.started_unix_ns >= ?"); arguments.append((from - 1) * 86_400_000_000_000)
+            conditions.append("\(day) >= ?"); arguments.append(from)
+        }
+        if let to = query.toDay {
+            conditions.append("s.started_unix_ns < ?"); arguments.append((to + 2) * 86_400_000_000_000)
+            conditions.append("\(day) <= ?"); arguments.append(to)
+        }
+        if let after = query.after {
+            conditions.append("(s.started_unix_ns < ? OR (s.started_unix_ns = ? AND s.id < ?))")
+            arguments += [after.startedUnixNanoseconds, after.startedUnixNanoseconds, after.sessionID] as [any DatabaseValueConvertible]
+        }
+        let limit = max(1, query.limit)
+        let filter = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+        return try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT s.id, s.mode, s.target_interval_ms, s.status, s.started_unix_ns, s.utc_offset_seconds, s.planned_count,
+                    s.done_count, s.time_acuity_score, s.mean_abs_error_seconds, s.mean_signed_error_seconds, s.fear_sound_effective,
+                    l.state
+                FROM session s LEFT JOIN health_ledger l ON l.session_id = s.id
+                WHERE \(filter)
+                ORDER BY s.started_unix_ns DESC, s.id DESC LIMIT ?
+                """, arguments: StatementArguments(arguments + [limit + 1]))
+            let lines = rows.prefix(limit).map { row in
+                ProgressReport.SessionLine(
+                    sessionID: row[0], mode: SessionMode(rawValue: row[1]) ?? .challenge, interval: Self.interval(milliseconds: row[2]),
+                    status: row[3], startedAt: WallTime(unixNanoseconds: row[4], utcOffsetSeconds: row[5]),
+                    plannedCount: row[6], doneCount: row[7], timeAcuityScore: row[8], meanAbsErrorSeconds: row[9],
+                    meanSignedErrorSeconds: row[10], fearSoundEffective: row[11], healthLog: row[12])
+            }
+            let next = rows.count > limit ? lines.last.map {
+                SessionQuery.Cursor(startedUnixNanoseconds: $0.startedAt.unixNanoseconds, sessionID: $0.sessionID)
+            } : nil
+            return SessionPage(sessions: Array(lines), next: next)
+        }
+    }
+}
