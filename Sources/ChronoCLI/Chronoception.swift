@@ -28,6 +28,7 @@ public struct Chronoception: ParsableCommand {
             PassiveCommand.self,
             RunCommand.self,
             StatusCommand.self,
+            CompanionCommand.self,
             BenchCommand.self,
         ]
     )
