@@ -259,7 +259,7 @@ async function pageHome() {
 // A day-by-day line chart: days without data are gaps (shaded, never drawn as zero); a day with
 // data is a link to that day's sessions.
 function dailyChart(series, { label, max, format }) {
-  const width = 640, height = 200, left = 36, right = 8, top = 10, bottom = 24;
+  const width = 640, height = 200, left = 36, right = 22, top = 10, bottom = 24;
   const n = series.length, step = (width - left - right) / Math.max(n, 1);
   const values = series.map((p) => p.value);
   const top_ = max !== undefined ? max : Math.max(1, ...values.filter((v) => v !== null)) * 1.15;
@@ -321,11 +321,8 @@ async function pageProgress() {
       el("p", {}, el("span", { class: "big" }, seconds(item.typical_error_seconds_last_7_days)), " ", el("span", { class: "muted" }, "typical error, last 7 days")),
       el("p", {}, `Trend: ${trend} (7 days before: ${seconds(item.typical_error_seconds_7_days_before)})`),
       el("p", {}, "Time Acuity: ", el("strong", {}, item.time_acuity_score === null ? "—" : String(item.time_acuity_score))),
-      item.last_zones.length ? el("p", {}, "Recent attempts: ", el("span", { class: "row" }, item.last_zones.map(zoneBadge))) : null));
+      item.last_zones.length ? zoneStrip(item.last_zones) : null));
   }
-  if (report.intervals.length > 1 || progressInterval) nodes.push(intervalChips);
-  if (report.intervals.length) nodes.push(cards);
-  else nodes.push(el("p", { class: "card" }, "No completed sessions at this interval yet."));
   const range = el("div", { class: "row", role: "group", "aria-label": "Days shown" },
     [30, 90].map((n) => el("button", { type: "button", class: "chip", "aria-pressed": String(progressDays === n), onclick: () => { progressDays = n; pageProgress(); } }, `${n} days`)));
   const missing = daily.time_acuity.filter((p) => p.value === null).length;
@@ -338,6 +335,9 @@ async function pageProgress() {
     el("div", { class: "legend" }, el("span", {}, el("span", { class: "swatch" }), "a day's value"),
       el("span", {}, el("span", { class: "swatch gap" }), `no attempts that day (${missing} of ${progressDays})`)),
     el("p", { class: "hint" }, "Select a day's point to see that day's sessions.")));
+  if (report.intervals.length > 1 || progressInterval) nodes.splice(1, 0, intervalChips);
+  if (report.intervals.length) nodes.push(cards);
+  else nodes.push(el("p", { class: "card" }, "No completed sessions at this interval yet."));
   if (report.mode_mix.length) {
     const bar = el("div", { class: "mix", role: "img", "aria-label": report.mode_mix.map((m) => `${modeName(m.mode)} ${Math.round(m.share * 100)}%`).join(", ") });
     for (const m of report.mode_mix) { const part = el("span", { class: m.mode }); part.style.width = `${m.share * 100}%`; bar.append(part); }
@@ -347,6 +347,12 @@ async function pageProgress() {
   nodes.push(el("section", { class: "card", "aria-labelledby": "r-title" }, el("h2", { id: "r-title" }, "Recent sessions"), sessionList(report.recent_sessions)));
   main.replaceChildren(...nodes);
   window.__progressRendered = performance.now();
+}
+// Recent attempts' zones: a strip of dots, oldest first, and the counts in words.
+function zoneStrip(zones) {
+  const counts = ["green", "yellow", "red"].map((z) => [z, zones.filter((x) => x === z).length]).filter(([, n]) => n);
+  return el("div", {}, el("p", {}, `Last ${zones.length} attempts: `, counts.map(([z, n]) => `${n} ${z}`).join(" · ")),
+    el("div", { class: "strip", "aria-hidden": "true" }, zones.map((z) => el("span", { class: `dot ${z}` }))));
 }
 function sessionList(sessions) {
   if (!sessions.length) return el("p", { class: "muted" }, "None.");

@@ -90,9 +90,13 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
 .chart .label { fill: var(--muted); font-size: 11px; }
 .chart .line { fill: none; stroke: var(--accent); stroke-width: 2.5; stroke-linejoin: round; stroke-linecap: round; }
 .chart .dot { fill: var(--accent); }
-.chart .missing { fill: var(--gap); opacity: .35; }
+.chart .missing { fill: var(--gap); opacity: .2; }
 .chart a:focus-visible rect, .chart a:hover rect { fill: var(--focus); opacity: .25; }
 .chart .hit { fill: transparent; }
+.strip { display: flex; flex-wrap: wrap; gap: 4px; }
+.strip .dot { width: 12px; height: 12px; border-radius: 50%; }
+.dot.green { background: var(--green); } .dot.yellow { background: var(--yellow); } .dot.red { background: var(--red); }
+main > .row[role="group"] { margin-bottom: 16px; }
 .legend { display: flex; gap: 16px; flex-wrap: wrap; font-size: .9rem; color: var(--muted); }
 .legend .swatch { display: inline-block; width: 18px; height: 4px; vertical-align: middle; margin-right: 6px; background: var(--accent); }
 .legend .swatch.gap { height: 10px; background: var(--gap); opacity: .5; }
@@ -105,6 +109,7 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
 .steps { counter-reset: step; }
 .learn-body p { white-space: pre-wrap; }
 @media (max-width: 640px) {
+  html { scroll-padding-bottom: 88px; }
   header.top { padding: 8px 12px; }
   nav.tabs {
     position: fixed; bottom: 0; left: 0; right: 0; background: var(--card); border-top: 1px solid var(--line);
@@ -114,7 +119,7 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
   main { padding: 12px 12px 96px; }
   .big { font-size: 1.7rem; }
 }
-"""#####, "b617add4c56a2fba"),
+"""#####, "7d47b490fcef1a84"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a small single-page app over the device API (/api/v1). No build step.
 "use strict";
@@ -377,7 +382,7 @@ async function pageHome() {
 // A day-by-day line chart: days without data are gaps (shaded, never drawn as zero); a day with
 // data is a link to that day's sessions.
 function dailyChart(series, { label, max, format }) {
-  const width = 640, height = 200, left = 36, right = 8, top = 10, bottom = 24;
+  const width = 640, height = 200, left = 36, right = 22, top = 10, bottom = 24;
   const n = series.length, step = (width - left - right) / Math.max(n, 1);
   const values = series.map((p) => p.value);
   const top_ = max !== undefined ? max : Math.max(1, ...values.filter((v) => v !== null)) * 1.15;
@@ -439,11 +444,8 @@ async function pageProgress() {
       el("p", {}, el("span", { class: "big" }, seconds(item.typical_error_seconds_last_7_days)), " ", el("span", { class: "muted" }, "typical error, last 7 days")),
       el("p", {}, `Trend: ${trend} (7 days before: ${seconds(item.typical_error_seconds_7_days_before)})`),
       el("p", {}, "Time Acuity: ", el("strong", {}, item.time_acuity_score === null ? "—" : String(item.time_acuity_score))),
-      item.last_zones.length ? el("p", {}, "Recent attempts: ", el("span", { class: "row" }, item.last_zones.map(zoneBadge))) : null));
+      item.last_zones.length ? zoneStrip(item.last_zones) : null));
   }
-  if (report.intervals.length > 1 || progressInterval) nodes.push(intervalChips);
-  if (report.intervals.length) nodes.push(cards);
-  else nodes.push(el("p", { class: "card" }, "No completed sessions at this interval yet."));
   const range = el("div", { class: "row", role: "group", "aria-label": "Days shown" },
     [30, 90].map((n) => el("button", { type: "button", class: "chip", "aria-pressed": String(progressDays === n), onclick: () => { progressDays = n; pageProgress(); } }, `${n} days`)));
   const missing = daily.time_acuity.filter((p) => p.value === null).length;
@@ -456,6 +458,9 @@ async function pageProgress() {
     el("div", { class: "legend" }, el("span", {}, el("span", { class: "swatch" }), "a day's value"),
       el("span", {}, el("span", { class: "swatch gap" }), `no attempts that day (${missing} of ${progressDays})`)),
     el("p", { class: "hint" }, "Select a day's point to see that day's sessions.")));
+  if (report.intervals.length > 1 || progressInterval) nodes.splice(1, 0, intervalChips);
+  if (report.intervals.length) nodes.push(cards);
+  else nodes.push(el("p", { class: "card" }, "No completed sessions at this interval yet."));
   if (report.mode_mix.length) {
     const bar = el("div", { class: "mix", role: "img", "aria-label": report.mode_mix.map((m) => `${modeName(m.mode)} ${Math.round(m.share * 100)}%`).join(", ") });
     for (const m of report.mode_mix) { const part = el("span", { class: m.mode }); part.style.width = `${m.share * 100}%`; bar.append(part); }
@@ -465,6 +470,12 @@ async function pageProgress() {
   nodes.push(el("section", { class: "card", "aria-labelledby": "r-title" }, el("h2", { id: "r-title" }, "Recent sessions"), sessionList(report.recent_sessions)));
   main.replaceChildren(...nodes);
   window.__progressRendered = performance.now();
+}
+// Recent attempts' zones: a strip of dots, oldest first, and the counts in words.
+function zoneStrip(zones) {
+  const counts = ["green", "yellow", "red"].map((z) => [z, zones.filter((x) => x === z).length]).filter(([, n]) => n);
+  return el("div", {}, el("p", {}, `Last ${zones.length} attempts: `, counts.map(([z, n]) => `${n} ${z}`).join(" · ")),
+    el("div", { class: "strip", "aria-hidden": "true" }, zones.map((z) => el("span", { class: `dot ${z}` }))));
 }
 function sessionList(sessions) {
   if (!sessions.length) return el("p", { class: "muted" }, "None.");
@@ -639,7 +650,7 @@ window.addEventListener("hashchange", route);
 startEvents();
 route();
 })();
-"""#####, "6582039ff5710db4"),
+"""#####, "70cc3593d8583321"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">

@@ -1,5 +1,7 @@
 import ArgumentParser
+import ChronoCore
 import ChronoRuntime
+import ChronoStore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -17,8 +19,18 @@ struct StatusCommand: ParsableCommand {
     @Flag(help: "Print the state file's JSON as it is.")
     var json = false
 
+    @Option(help: "Output format: text, json (the state file as it is) or waybar (one compact JSON line for waybar's or i3blocks' custom module; always exits 0).")
+    var format: StatusFormat = .text
+
+    @Option(name: .customLong("data-dir"), help: "Data directory whose last session the waybar format shows (read only; default as for every store command).")
+    var dataDirectory: String?
+
     func run() throws {
         let path = stateFile ?? StateFile.defaultPath()
+        if format == .waybar {
+            print(WaybarStatus.line(stateFileText: StateFile(path: path).read(), lastSession: lastCompletedSession()))
+            return
+        }
         guard let text = StateFile(path: path).read() else {
             print("No state file at \(path): the device is not running. Start a session with `chronoception challenge` or the device with `chronoception run`.")
             throw ExitCode(3)
@@ -27,11 +39,20 @@ struct StatusCommand: ParsableCommand {
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw ValidationError("\(path) is not a state file (it is not a JSON object).")
         }
-        if json {
+        if json || format == .json {
             print(text.trimmingCharacters(in: .whitespacesAndNewlines))
             return
         }
         for line in Self.lines(object) { print(line) }
+    }
+
+    /// The store's last completed session, read only: a missing store is no session (never created here),
+    /// and a store that cannot be read leaves the bar showing the device state alone.
+    func lastCompletedSession() -> ProgressReport.SessionLine? {
+        guard let location = try? StoreLocation.resolve(explicit: dataDirectory, environment: ProcessInfo.processInfo.environment, runningAsService: false),
+              access(location.databasePath, R_OK) == 0,
+              let store = try? ChronoStore.open(location) else { return nil }
+        return try? store.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first
     }
 
     /// The state file in words; says when the process that wrote it is gone.
