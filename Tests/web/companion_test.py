@@ -108,7 +108,9 @@ def test_onboarding(base, artifacts):
         check("onboarding: device setup status from the API", "No device attached" in text and "board check" in text, text)
         check("onboarding: how to turn the health log off", "health-logging off" in text and "Now:" in text, text)
         driver.save_screenshot(os.path.join(artifacts, "onboarding-phone-light.png"))
-        driver.find_element(By.ID, "finish-onboarding").click()
+        button = driver.find_element(By.ID, "finish-onboarding")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
         wait_for(driver, "return location.hash === '#/home'")
         driver.get(base + "/")
         time.sleep(0.3)
@@ -153,6 +155,8 @@ def test_pages(base, artifacts):
                     unlabeled = driver.execute_script(
                         "return Array.from(document.querySelectorAll('input,select')).filter(e => !e.labels || !e.labels.length).map(e => e.outerHTML)")
                     check(f"{where}: every field has a label", not unlabeled, unlabeled)
+                    shown = driver.find_element(By.TAG_NAME, "main").text
+                    check(f"{where}: no 'null', 'undefined' or 'NaN' shown", not re.search(r"\b(null|undefined|NaN)\b", shown), shown[:300])
                     entries = driver.execute_script(
                         "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
                         ".map(e => ({name: e.name, size: e.decodedBodySize || 0, type: e.initiatorType || 'navigation'}))")

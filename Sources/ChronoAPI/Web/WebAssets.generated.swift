@@ -117,9 +117,10 @@ main > .row[role="group"] { margin-bottom: 16px; }
   }
   nav.tabs a { padding: 10px 8px; font-size: .95rem; }
   main { padding: 12px 12px 96px; }
+  th, td { padding: 6px 4px; font-size: .9rem; }
   .big { font-size: 1.7rem; }
 }
-"""#####, "7d47b490fcef1a84"),
+"""#####, "bb6295037c76eb02"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a small single-page app over the device API (/api/v1). No build step.
 "use strict";
@@ -219,9 +220,14 @@ const stateWords = (device) => STATE_WORDS[device.state] || device.state;
 // ---- live card (SSE) ----------------------------------------------------------------------
 // It never shows elapsed time during a Challenge or Fear attempt: it shows no clock at all, only
 // what the device has already told the person (feedback arrives once an attempt is answered).
+// The stream is closed when the page is hidden for good or put in the back-forward cache: a browser
+// allows six connections per server over HTTP/1.1, and streams left open would starve later pages.
+let source = null;
+window.addEventListener("pagehide", () => { if (source) { source.close(); source = null; } });
+window.addEventListener("pageshow", (event) => { if (event.persisted && !source) startEvents(); });
 function startEvents() {
   if (!window.EventSource) return;
-  const source = new EventSource(API + "/events");
+  source = new EventSource(API + "/events");
   source.addEventListener("state", (event) => {
     const device = JSON.parse(event.data);
     const wasRunning = live && live.running;
@@ -367,14 +373,15 @@ async function pageHome() {
       catch (error) { message.textContent = error.message; }
     } }, data.last_session ? `Start ${modeName(data.last_session.mode)} ${data.last_session.interval} on the device` : "Start a session on the device"));
   }
-  status.replaceChildren(el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)),
+  status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)),
     d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,
-    d.health ? el("p", { class: "muted" }, `Health log: ${d.health}`) : null, primary, message);
+    d.health ? el("p", { class: "muted" }, `Health log: ${d.health}`) : null, primary, message].filter(Boolean));
   if (live && live.running) primary.hidden = true;
   const s = data.last_session;
   if (!s) { last.replaceWith(emptyFirstSession()); return; }
   last.replaceChildren(el("h2", { id: "h-last" }, "Last session"),
-    el("p", { class: "big" }, s.time_acuity_score === null ? "—" : String(s.time_acuity_score), el("span", { class: "muted" }, s.time_acuity_score === null ? "" : " Time Acuity")),
+    s.time_acuity_score === null ? el("p", { class: "muted" }, "No score: Passive sessions have no attempts.")
+      : el("p", { class: "big" }, String(s.time_acuity_score), el("span", { class: "muted" }, " Time Acuity")),
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
     el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, "See its attempts")));
 }
@@ -440,7 +447,7 @@ async function pageProgress() {
     intervalChips.append(el("button", { type: "button", class: "chip", "aria-pressed": String(progressInterval === name), onclick: () => { progressInterval = name; pageProgress(); } }, name));
     const trend = { improving: "improving ↓", worse: "worse ↑", about_the_same: "about the same →", not_enough_data: "not enough data yet" }[item.trend] || item.trend.replace(/_/g, " ");
     cards.append(el("section", { class: "card", "aria-label": `Interval ${name}` },
-      el("div", { class: "spread" }, el("h2", {}, name), el("span", { class: "muted" }, `${item.completed_sessions} sessions`)),
+      el("div", { class: "spread" }, el("h2", {}, name), el("span", { class: "muted" }, `${item.completed_sessions} session${item.completed_sessions === 1 ? "" : "s"}`)),
       el("p", {}, el("span", { class: "big" }, seconds(item.typical_error_seconds_last_7_days)), " ", el("span", { class: "muted" }, "typical error, last 7 days")),
       el("p", {}, `Trend: ${trend} (7 days before: ${seconds(item.typical_error_seconds_7_days_before)})`),
       el("p", {}, "Time Acuity: ", el("strong", {}, item.time_acuity_score === null ? "—" : String(item.time_acuity_score))),
@@ -650,7 +657,7 @@ window.addEventListener("hashchange", route);
 startEvents();
 route();
 })();
-"""#####, "70cc3593d8583321"),
+"""#####, "4b64d3f47a3a8b55"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
