@@ -398,11 +398,34 @@ def test_big_progress(big_base):
         driver.quit()
 
 
+def test_waybar(binary, data_dir):
+    """`status --format waybar`: one JSON line, the attempt number (never a clock) during an attempt,
+    the last session when idle or stopped, always exit 0 (a bar shows whatever it gets)."""
+    import subprocess, tempfile
+    def waybar(state_file):
+        done = subprocess.run([binary, "status", "--format", "waybar", "--state-file", state_file, "--data-dir", data_dir],
+                              capture_output=True, text=True, timeout=30)
+        lines = done.stdout.strip().splitlines()
+        check("waybar: exit 0 and one line", done.returncode == 0 and len(lines) == 1, (done.returncode, done.stdout, done.stderr))
+        return json.loads(lines[0])
+    stopped = waybar("/nonexistent/state.json")
+    check("waybar: no state file is 'stopped' with the store's last session",
+          stopped["class"] == "stopped" and "Last session:" in stopped["tooltip"] and stopped["text"].startswith("⏱ 20"), stopped)
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as file:
+        json.dump(state(state="AttemptRunning", mode="fear", interval="30s", attempt=2, attempt_count=5, session_id="x") | {"pid": os.getpid()}, file)
+        file.flush()
+        running = waybar(file.name)
+        check("waybar: attempt k of N during an attempt", running["text"] == "⏱ fear 30s 2/5" and running["class"] == "attemptrunning", running)
+        check("waybar: no clock during an attempt", not CLOCK.search(running["text"].replace("30s", "")), running)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
     parser.add_argument("--empty-url", required=True)
     parser.add_argument("--big-url")
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--data-dir", required=True)
     parser.add_argument("--artifacts", required=True)
     parser.add_argument("--only", help="run only the tests whose name contains this (development)")
     args = parser.parse_args()
@@ -410,7 +433,8 @@ def main():
     started = time.time()
     tests = {"onboarding": lambda: test_onboarding(args.url, args.artifacts), "pages": lambda: test_pages(args.url, args.artifacts),
              "chart": lambda: test_chart_gaps(args.url, args.artifacts), "empty": lambda: test_empty_states(args.empty_url, args.artifacts),
-             "live": lambda: test_live_card(args.url, args.artifacts), "events": lambda: test_real_events(args.url)}
+             "live": lambda: test_live_card(args.url, args.artifacts), "events": lambda: test_real_events(args.url),
+             "waybar": lambda: test_waybar(args.binary, args.data_dir)}
     for name, test in tests.items():
         if args.only and args.only not in name:
             continue
@@ -423,8 +447,12 @@ def main():
             traceback.print_exc(limit=3)
             check(f"{getattr(error, '__class__').__name__}", False, str(error).splitlines()[0] if str(error) else repr(error))
         print(f"  ({time.time() - begun:.1f} s)")
-    if args.big_url:
-        test_big_progress(args.big_url)
+    if args.big_url and (not args.only or args.only in "big"):
+        print("big:")
+        try:
+            test_big_progress(args.big_url)
+        except Exception as error:
+            check(f"big: {error.__class__.__name__}", False, str(error).splitlines()[0] if str(error) else repr(error))
     print(f"screenshots in {args.artifacts}; {time.time() - started:.0f} s")
     print(f"web: {passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
