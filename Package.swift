@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers (see docs/ARCHITECTURE.md): ChronoCore is pure and imports nothing; ChronoSimulation drives
 // the core on a virtual clock; ChronoHardware wraps the devices; ChronoRuntime is the real-time loop;
-// ChronoStore keeps the data; `chronoception` composes them.
+// ChronoStore keeps the data; ChronoAPI serves them over HTTP (talking to the live device only
+// through its DeviceControl protocol); `chronoception` composes them.
 let package = Package(
     name: "Chronoception",
     platforms: [.macOS(.v13)],
@@ -69,6 +70,8 @@ let package = Package(
             dependencies: [
                 "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -87,6 +90,8 @@ let package = Package(
             dependencies: [
                 "ChronoAPI", "ChronoCore", "ChronoStore", "ChronoTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoTesting"]),

@@ -28,6 +28,9 @@ public struct Chronoception: ParsableCommand {
             PassiveCommand.self,
             RunCommand.self,
             StatusCommand.self,
+            StartCommand.self,
+            EndCommand.self,
+            DiscardCommand.self,
             CompanionCommand.self,
             BenchCommand.self,
         ]

@@ -11,7 +11,7 @@ struct MigrationTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
-        #expect(try store.appliedMigrations() == StoreSchema.migrator.migrations)
+        #expect(try store.appliedMigrations() == StoreSchema.migrator.migrations.sorted())
         #expect(try store.integrityCheck() == ["ok"])
         let (appID, journal) = try store.read { db in
             (try Int32.fetchOne(db, sql: "PRAGMA application_id"), try String.fetchOne(db, sql: "PRAGMA journal_mode"))

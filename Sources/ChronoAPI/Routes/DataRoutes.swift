@@ -8,7 +8,7 @@ enum DataRoutes {
     static func add(to group: RouterGroup<APIRequestContext>, _ state: APIState) {
         group.get("export.csv") { request, _ in
             let parameters = QueryParameters(request: request)
-            let all = parameters.string("all").map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false
+            let all = try parameters.bool("all") ?? false
             let days = try parameters.int("days", in: 1...36_600) ?? 90
             let now = state.nowUnixNanoseconds
             let text = try await state.withStore { store in

@@ -25,7 +25,8 @@ enum SettingsRoutes {
                 throw APIError.badRequest("Send \"values\": an object of setting keys to new values, e.g. {\"default-interval\": \"30s\"}.")
             }
             var changes: [(SettingKey, String)] = []
-            for (name, value) in raw.sorted(by: { $0.key < $1.key }) {
+            // The Fear opt-in first, so `fear-mode: on` with `default-mode: fear` is one change.
+            for (name, value) in raw.sorted(by: { ($0.key == SettingKey.fearMode.rawValue ? "0" : "1") + $0.key < ($1.key == SettingKey.fearMode.rawValue ? "0" : "1") + $1.key }) {
                 guard let key = SettingKey(rawValue: name) else {
                     throw APIError(.unprocessableContent, "invalid_value", "'\(name)' is not a setting. Settings: \(SettingKey.allCases.map(\.rawValue).joined(separator: ", ")).")
                 }

@@ -7,6 +7,7 @@ enum APIRouter {
 
     static func make(_ state: APIState) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
+        router.add(middleware: MethodNotAllowedMiddleware())
         router.add(middleware: OriginMiddleware())
         // A browser gets the web companion; any other client the API's JSON index.
         WebRoutes.add(to: router)

@@ -76,11 +76,11 @@ public final class APIServer: Sendable {
             gracefulShutdownSignals: configuration.stopOnSignals ? [.sigterm, .sigint] : [],
             logger: logger))
         serviceGroup.withLock { $0 = group }
-        if stopRequested.withLock({ $0 }) { return }
         defer {
             if let path = configuration.socketPath { unlink(path) }
             readiness.fail()
         }
+        if stopRequested.withLock({ $0 }) { return }
         do {
             try await group.run()
         } catch let error as ServiceGroupError {

@@ -44,8 +44,8 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     static func refused(_ refusal: DeviceRefusal, _ reason: String) -> APIError {
         let status: HTTPResponse.Status
         switch refusal {
-        case .noDevice: status = .serviceUnavailable
-        case .nothingRunning, .sessionRunning, .notPassive, .busy: status = .conflict
+        // No device is a state of this server, not a failure of it: 409 like the other refusals.
+        case .noDevice, .nothingRunning, .sessionRunning, .notPassive, .busy: status = .conflict
         case .fearNotEnabled, .invalidConfiguration: status = .unprocessableContent
         case .pairingNotApproved: status = .forbidden
         }

@@ -18,6 +18,15 @@ struct QueryParameters {
         return value
     }
 
+    func bool(_ name: String) throws(APIError) -> Bool? {
+        guard let text = string(name) else { return nil }
+        switch text.lowercased() {
+        case "true", "1": return true
+        case "false", "0": return false
+        default: throw APIError.badRequest("\(name) is true or false; got '\(text)'.")
+        }
+    }
+
     func interval(_ name: String = "interval") throws(APIError) -> TrainingInterval? {
         guard let text = string(name) else { return nil }
         do { return try TrainingInterval.parse(text) } catch { throw APIError.badRequest(error.description) }

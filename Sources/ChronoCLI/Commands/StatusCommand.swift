@@ -11,7 +11,7 @@ import Glibc
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show what the device is doing (read from the state file).")
+        abstract: "Show what the device is doing (read from the state file), or follow it live with --follow.")
 
     @Option(name: .customLong("state-file"), help: "The state file to read (default: $XDG_RUNTIME_DIR/chronoception/state.json, else /run/chronoception/state.json).")
     var stateFile: String?
@@ -25,7 +25,27 @@ struct StatusCommand: ParsableCommand {
     @Option(name: .customLong("data-dir"), help: "Data directory whose last session the waybar format shows (read only; default as for every store command).")
     var dataDirectory: String?
 
+    @Flag(help: "Follow the device live: print each state change, feedback and session end as it happens (from the device API), until Ctrl-C.")
+    var follow = false
+
+    @OptionGroup var socket: SocketOption
+
     func run() throws {
+        if follow {
+            let client = socket.client
+            do {
+                try runBlocking {
+                    try await client.followEvents { name, object in
+                        if let line = FollowLine.text(event: name, object) { print(line) }
+                        fflush(nil)
+                    }
+                }
+            } catch let failure as DeviceAPIClient.Failure {
+                printError("error: \(failure.description)")
+                throw ExitCode(failure.exitCode)
+            }
+            return
+        }
         let path = stateFile ?? StateFile.defaultPath()
         if format == .waybar {
             print(WaybarStatus.line(stateFileText: StateFile(path: path).read(), lastSession: lastCompletedSession()))

@@ -2,62 +2,137 @@ import ArgumentParser
 import ChronoAPI
 import ChronoStore
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// `chronoception companion [--data-dir D] [--listen ADDR:PORT]`: the device API and the web companion
-/// over a data directory, without a device (`NoDevice`): review and configure away from the board.
+/// `chronoception companion`: serves the device API over a data directory without a board (review
+/// and configure; actions are refused), and manages companion keys.
 struct CompanionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "companion",
-        abstract: "Serve the web companion and the device API over a data directory (no device).")
+        abstract: "Serve the device API over a data directory without a device, and manage companion keys.",
+        subcommands: [Serve.self, Keys.self],
+        defaultSubcommand: Serve.self)
 
-    @OptionGroup var store: StoreOptions
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "serve",
+            abstract: "Serve the API (docs/API.md) until Ctrl-C: Unix socket and 127.0.0.1:8737; --listen opens it beyond loopback (keys required there).")
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var listen: ListenOptions
 
-    @Option(help: "TCP address to listen on, ADDR:PORT (default 127.0.0.1:8737; 0.0.0.0:8737 opens it to the network, which then needs a key).")
-    var listen: String = TCPAddress.loopbackDefault.description
-
-    @Option(help: "Unix socket path (default: none for the companion).")
-    var socket: String?
-
-    func run() throws {
-        try reportingFailures {
-            let tcp: TCPAddress
-            do { tcp = try TCPAddress(parsing: listen) } catch let error as APIError { throw CommandFailure(message: error.message) }
+        func run() throws {
             let opened = try store.openStore()
-            let server = APIServer(store: opened, device: NoDevice(),
-                                   configuration: APIServerConfiguration(socketPath: socket, tcp: tcp, stopOnSignals: true))
-            let finished = DispatchSemaphore(value: 0)
-            let failure = FailureBox()
-            Task {
-                do { try await server.run() } catch { failure.set(error) }
-                finished.signal()
-            }
-            Task {
-                guard let listening = try? await server.listening(), let address = listening.tcp else { return }
-                let host = address.isLoopback ? address.host : "THIS-MACHINE'S-ADDRESS"
-                say("Companion: http://\(host.contains(":") ? "[\(host)]" : host):\(address.port)/")
-                if !address.isLoopback {
-                    say("From another machine, open once: http://\(host):\(address.port)\(server.makeLoginPath()) (a one-time login link, valid ten minutes)")
+            let configuration = try listen.configuration(stopOnSignals: true)
+            let server = APIServer(store: opened, device: NoDevice(), configuration: configuration)
+            try serveUntilStopped(server, configuration: configuration, store: opened)
+        }
+    }
+
+    struct Keys: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "keys",
+            abstract: "List, add or revoke the keys companions use from beyond loopback.",
+            subcommands: [List.self, Add.self, Revoke.self],
+            defaultSubcommand: List.self)
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List keys (never their secrets).")
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                try reportingFailures {
+                    let keys = try store.openStore().apiKeys()
+                    guard !keys.isEmpty else {
+                        print("No companion keys. Pair from a companion (the device's button approves), or `chronoception companion keys add NAME`.")
+                        return
+                    }
+                    for key in keys {
+                        let created = WallTimeText.utc(unixSeconds: key.createdUnixSeconds)
+                        print("\(key.id)  \(key.name)  (\(key.kind.rawValue), made \(created))")
+                    }
                 }
             }
-            finished.wait()
-            if let error = failure.get() { throw CommandFailure(error) }
+        }
+
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Make a key and print it once (send it as `Authorization: Bearer KEY`).")
+            @Argument(help: "A name to recognise it by, e.g. \"Anna's phone\".") var name: String
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                try reportingFailures {
+                    let registry = KeyRegistry(store: try store.openStore())
+                    let (record, secret) = try registry.issue(name: name, kind: .commandLine, nowUnixSeconds: nowUnixSeconds)
+                    print("Key \(record.id) for \(record.name):")
+                    print(secret)
+                    print("It is shown only now; the device keeps only its digest. Revoke it with `chronoception companion keys revoke \(record.id)`.")
+                }
+            }
+        }
+
+        struct Revoke: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Revoke a key by its id (from `companion keys`).")
+            @Argument(help: "The key's id.") var id: String
+            @OptionGroup var store: StoreOptions
+
+            func run() throws {
+                try reportingFailures {
+                    guard try store.openStore().revokeAPIKey(id: id) else {
+                        throw CommandFailure(message: "No key \(id). List them with `chronoception companion keys`.")
+                    }
+                    print("Revoked \(id). Companions using it must pair again.")
+                }
+            }
         }
     }
 }
 
-/// A line on standard output, written at once (print buffers when the output is a file or a pipe,
-/// and whoever started the companion waits for its address).
-private func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+/// `--listen`, `--socket`, `--no-socket` and `--socket-only-trust`, shared by `companion` (and by
+/// `run` once the daemon serves the API).
+struct ListenOptions: ParsableArguments {
+    @Option(help: "TCP address to serve on, ADDR:PORT (default 127.0.0.1:8737). Beyond loopback (e.g. 0.0.0.0:8737) every request needs a key.")
+    var listen: String?
+    @Option(name: .customLong("socket"), help: "Unix socket path (default: $XDG_RUNTIME_DIR/chronoception/api.sock, else /run/chronoception/api.sock).")
+    var socketPath: String?
+    @Flag(help: "Do not open the Unix socket.") var noSocket = false
+    @Flag(help: "Require keys on loopback TCP too (a machine shared by several users); only the Unix socket is trusted.")
+    var requireKeyOnLoopback = false
+
+    func configuration(stopOnSignals: Bool) throws -> APIServerConfiguration {
+        let tcp: TCPAddress
+        do { tcp = try listen.map { try TCPAddress(parsing: $0) } ?? .loopbackDefault } catch { throw ValidationError((error as? APIError)?.message ?? String(describing: error)) }
+        return APIServerConfiguration(
+            socketPath: noSocket ? nil : (socketPath ?? APIServerConfiguration.defaultSocketPath()), tcp: tcp,
+            localTrust: requireKeyOnLoopback ? .socketOnly : .socketAndLoopback, stopOnSignals: stopOnSignals)
+    }
 }
 
-/// The server task's error, handed to the waiting command thread.
-private final class FailureBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var error: (any Error)?
-    func set(_ error: any Error) { lock.lock(); self.error = error; lock.unlock() }
-    func get() -> (any Error)? { lock.lock(); defer { lock.unlock() }; return error }
+/// Runs the server until a signal stops it, printing where it listens and, when it is open beyond
+/// loopback, a one-time login link for a browser there.
+func serveUntilStopped(_ server: APIServer, configuration: APIServerConfiguration, store: ChronoStore) throws {
+    try runBlocking {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            let listening = try await server.listening()
+            if let path = listening.socketPath { print("Device API on the Unix socket \(path)") }
+            if let tcp = listening.tcp {
+                print("Device API on http://\(tcp)/api/v1 (description: /api/v1/openapi.json)")
+                if !tcp.isLoopback {
+                    let host = tcp.host == "0.0.0.0" || tcp.host == "::" ? (ProcessInfo.processInfo.hostName) : tcp.host
+                    print("Open beyond loopback: every request needs a key. One-time login link for a browser (valid 10 minutes):")
+                    print("  http://\(host.contains(":") ? "[\(host)]" : host):\(tcp.port)\(server.makeLoginPath())")
+                }
+            }
+            print("Stop with Ctrl-C.")
+            fflush(nil)
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+}
+
+enum WallTimeText {
+    static func utc(unixSeconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(unixSeconds)))
+    }
 }

@@ -1,0 +1,167 @@
+import ChronoAPI
+import ChronoCore
+import Synchronization
+
+/// A scripted device for API tests: it keeps a status, answers actions by the same rules a device
+/// applies (one session at a time, `end` for Passive only), records what it was asked, and approves
+/// pairing only when the test presses its button within the window.
+public final class FakeDevice: DeviceControl {
+    private struct State {
+        var status: DeviceStatus
+        var actions: [DeviceAction] = []
+        var subscribers: [Int: AsyncStream<DeviceEvent>.Continuation] = [:]
+        var nextSubscriber = 0
+        var pendingPairing: CheckedContinuation<Bool, Never>?
+        var pairingRequested: [String] = []
+        var sessionNumber = 0
+    }
+
+    private let state: Mutex<State>
+
+    public init(status: DeviceStatus = DeviceStatus(state: "Idle", board: "desktop", health: "on")) {
+        state = Mutex(State(status: status))
+    }
+
+    public func status() -> DeviceStatus { state.withLock { $0.status } }
+
+    /// Every action asked for, in order.
+    public var actions: [DeviceAction] { state.withLock { $0.actions } }
+
+    /// Names of the companions that asked to pair.
+    public var pairingRequests: [String] { state.withLock { $0.pairingRequested } }
+
+    /// How many event subscribers are attached now.
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// Whether a pairing request is waiting for the button.
+    public var pairingPending: Bool { state.withLock { $0.pendingPairing != nil } }
+
+    public func perform(_ action: DeviceAction) async -> DeviceActionResult {
+        if case .approvePairing(let name, let window) = action {
+            return await waitForButton(name: name, window: window)
+        }
+        let (result, events) = state.withLock { state -> (DeviceActionResult, [DeviceEvent]) in
+            state.actions.append(action)
+            return Self.apply(action, to: &state)
+        }
+        events.forEach(emit)
+        return result
+    }
+
+    /// The physical button, pressed: approves a pending pairing. Returns whether one was pending.
+    @discardableResult
+    public func pressButton() -> Bool {
+        let pending = state.withLock { state in
+            defer { state.pendingPairing = nil }
+            return state.pendingPairing
+        }
+        pending?.resume(returning: true)
+        return pending != nil
+    }
+
+    /// Sets the status and publishes it as a state event.
+    public func publish(_ status: DeviceStatus) {
+        state.withLock { $0.status = status }
+        emit(.state(status))
+    }
+
+    /// Sends any event to subscribers.
+    public func emit(_ event: DeviceEvent) {
+        let targets = state.withLock { Array($0.subscribers.values) }
+        for continuation in targets { continuation.yield(event) }
+    }
+
+    public func events() -> AsyncStream<DeviceEvent> {
+        let (stream, continuation) = AsyncStream<DeviceEvent>.makeStream()
+        let id = state.withLock { state in
+            defer { state.nextSubscriber += 1 }
+            state.subscribers[state.nextSubscriber] = continuation
+            return state.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    private func waitForButton(name: String, window: TimeSpan) async -> DeviceActionResult {
+        let busy = state.withLock { state in
+            state.actions.append(.approvePairing(companionName: name, window: window))
+            state.pairingRequested.append(name)
+            return state.pendingPairing != nil
+        }
+        if busy { return .refused(.busy, reason: "Another pairing is waiting for the button.") }
+        let approved = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            state.withLock { $0.pendingPairing = continuation }
+            // Silence: the window passes with no press.
+            Task {
+                try? await Task.sleep(for: .nanoseconds(window.nanoseconds))
+                let expired = self.state.withLock { state in
+                    defer { state.pendingPairing = nil }
+                    return state.pendingPairing
+                }
+                expired?.resume(returning: false)
+            }
+        }
+        return approved ? .done(message: "Paired \(name).")
+            : .refused(.pairingNotApproved, reason: "Nobody pressed the device's button within \(window.nanoseconds / 1_000_000_000) s; pairing was not approved.")
+    }
+
+    private static func apply(_ action: DeviceAction, to state: inout State) -> (DeviceActionResult, [DeviceEvent]) {
+        let running = state.status.sessionInProgress
+        switch action {
+        case .start(let request):
+            guard !running else { return (.refused(.sessionRunning, reason: "A session is already running; end or discard it first."), []) }
+            state.sessionNumber += 1
+            var status = state.status
+            status.sessionID = "FAKE-\(state.sessionNumber)"
+            switch request {
+            case .lastConfiguration:
+                status.mode = .challenge
+                status.interval = try? TrainingInterval(seconds: 60)
+                status.attempt = 1
+                status.attemptCount = 1
+                status.state = "WaitingForStart"
+            case .preset(let interval):
+                status.mode = .challenge
+                status.interval = interval
+                status.attempt = 1
+                status.attemptCount = 1
+                status.state = "WaitingForStart"
+            case .explicit(let mode, let interval, let count):
+                status.mode = mode
+                status.interval = interval
+                if mode == .passive {
+                    status.repetitionsDone = 0
+                    status.repetitionCount = count ?? SessionConfiguration.defaultRepetitionCount
+                    status.state = "PassiveRunning"
+                } else {
+                    status.attempt = 1
+                    status.attemptCount = count ?? 1
+                    status.state = "WaitingForStart"
+                }
+            }
+            state.status = status
+            return (.done(message: "Starting \(status.mode?.rawValue ?? "") at \(status.interval?.description ?? "")."), [.state(status)])
+        case .endPassive:
+            guard running else { return (.refused(.nothingRunning, reason: "No session is running."), []) }
+            guard state.status.mode == .passive else {
+                return (.refused(.notPassive, reason: "Only a Passive session is ended; discard a Challenge or Fear session instead."), [])
+            }
+            return finish(&state, as: "Completed")
+        case .discard:
+            guard running else { return (.refused(.nothingRunning, reason: "No session is running."), []) }
+            return finish(&state, as: "Aborted")
+        case .approvePairing:
+            return (.refused(.busy, reason: "unreachable"), [])
+        }
+    }
+
+    private static func finish(_ state: inout State, as end: String) -> (DeviceActionResult, [DeviceEvent]) {
+        let id = state.status.sessionID ?? ""
+        var idle = DeviceStatus(state: "Idle", board: state.status.board, health: state.status.health)
+        idle.version = state.status.version
+        state.status = idle
+        return (.done(message: "Session \(end.lowercased())."), [.sessionFinished(sessionID: id, status: end.lowercased()), .state(idle)])
+    }
+}
