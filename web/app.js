@@ -259,7 +259,7 @@ async function pageHome() {
     s.time_acuity_score === null ? el("p", { class: "muted" }, "No score: Passive sessions have no attempts.")
       : el("p", { class: "big" }, String(s.time_acuity_score), el("span", { class: "muted" }, " Time Acuity")),
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
-    el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, "See its attempts")));
+    el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
 }
 
 // A day-by-day line chart: days without data are gaps (shaded, never drawn as zero); a day with

@@ -49,7 +49,7 @@ p { margin: 6px 0; }
   background: var(--card); border: 1px solid var(--line); border-radius: 12px;
   padding: 16px; margin: 0 0 16px;
 }
-.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 16px; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 16px; margin-bottom: 16px; }
 .grid > .card { margin: 0; }
 .big { font-size: 2rem; font-weight: 700; line-height: 1.1; }
 .row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
@@ -120,7 +120,7 @@ main > .row[role="group"] { margin-bottom: 16px; }
   th, td { padding: 6px 4px; font-size: .9rem; }
   .big { font-size: 1.7rem; }
 }
-"""#####, "bb6295037c76eb02"),
+"""#####, "3338485ae8b3131d"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a small single-page app over the device API (/api/v1). No build step.
 "use strict";
@@ -383,7 +383,7 @@ async function pageHome() {
     s.time_acuity_score === null ? el("p", { class: "muted" }, "No score: Passive sessions have no attempts.")
       : el("p", { class: "big" }, String(s.time_acuity_score), el("span", { class: "muted" }, " Time Acuity")),
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
-    el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, "See its attempts")));
+    el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
 }
 
 // A day-by-day line chart: days without data are gaps (shaded, never drawn as zero); a day with
@@ -657,7 +657,7 @@ window.addEventListener("hashchange", route);
 startEvents();
 route();
 })();
-"""#####, "4b64d3f47a3a8b55"),
+"""#####, "35454ec6fd005113"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
