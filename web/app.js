@@ -312,6 +312,7 @@ async function pageProgress() {
     [report, daily] = await Promise.all([api(`/progress${query}`),
       api(`/progress/daily?days=${progressDays}${progressInterval ? `&interval=${encodeURIComponent(progressInterval)}` : ""}`)]);
   } catch (error) { main.replaceChildren(el("h1", {}, "Progress"), errorBox(error)); return; }
+  window.__progressFetched = performance.now();
   const nodes = [el("h1", {}, "Progress")];
   const total = report.completed_sessions + report.aborted_sessions + report.interrupted_sessions;
   if (total === 0 && !progressInterval) { main.replaceChildren(...nodes, emptyFirstSession()); return; }

@@ -384,13 +384,16 @@ def test_big_progress(big_base):
     try:
         onboard(driver, big_base)
         set_view(driver, "desktop", "light")
-        times = []
+        times, renders = [], []
         for _ in range(5):
             driver.get("about:blank")
             driver.get(big_base + "/#/progress")
             wait_for(driver, "return window.__progressRendered", timeout=60)
             times.append(driver.execute_script("return window.__progressRendered"))
+            renders.append(driver.execute_script("return window.__progressRendered - window.__progressFetched"))
         times.sort()
+        renders.sort()
+        print(f"  of which building the page from the API's answers: {renders[2]:.1f} ms median")
         sessions = api(big_base, "/progress")["completed_sessions"]
         print(f"progress over {sessions} completed sessions: first render {times[len(times) // 2]:.0f} ms median of 5 (min {times[0]:.0f}, max {times[-1]:.0f}) from navigation start")
         check("progress over 100,000 sessions renders within 300 ms (median)", times[len(times) // 2] < 300, times)

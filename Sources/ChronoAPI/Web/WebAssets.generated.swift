@@ -436,6 +436,7 @@ async function pageProgress() {
     [report, daily] = await Promise.all([api(`/progress${query}`),
       api(`/progress/daily?days=${progressDays}${progressInterval ? `&interval=${encodeURIComponent(progressInterval)}` : ""}`)]);
   } catch (error) { main.replaceChildren(el("h1", {}, "Progress"), errorBox(error)); return; }
+  window.__progressFetched = performance.now();
   const nodes = [el("h1", {}, "Progress")];
   const total = report.completed_sessions + report.aborted_sessions + report.interrupted_sessions;
   if (total === 0 && !progressInterval) { main.replaceChildren(...nodes, emptyFirstSession()); return; }
@@ -657,7 +658,7 @@ window.addEventListener("hashchange", route);
 startEvents();
 route();
 })();
-"""#####, "35454ec6fd005113"),
+"""#####, "0b19c66fb03c91c7"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
