@@ -9,8 +9,11 @@ enum APIRouter {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: MethodNotAllowedMiddleware())
         router.add(middleware: OriginMiddleware())
-        router.get("/") { _, _ in
-            JSONResponse.ok(.object([
+        // A browser gets the web companion; any other client the API's JSON index.
+        WebRoutes.add(to: router)
+        router.get("/") { request, _ in
+            if WebRoutes.wantsPage(request) { return WebRoutes.response("/index.html", request) }
+            return JSONResponse.ok(.object([
                 ("name", .string("Chronoception device API")),
                 ("api", .string(prefix)),
                 ("openapi", .string(prefix + "/openapi.json")),

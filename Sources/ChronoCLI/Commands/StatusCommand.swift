@@ -1,5 +1,7 @@
 import ArgumentParser
+import ChronoCore
 import ChronoRuntime
+import ChronoStore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +18,12 @@ struct StatusCommand: ParsableCommand {
 
     @Flag(help: "Print the state file's JSON as it is.")
     var json = false
+
+    @Option(help: "Output format: text, json (the state file as it is) or waybar (one compact JSON line for waybar's or i3blocks' custom module; always exits 0).")
+    var format: StatusFormat = .text
+
+    @Option(name: .customLong("data-dir"), help: "Data directory whose last session the waybar format shows (read only; default as for every store command).")
+    var dataDirectory: String?
 
     @Flag(help: "Follow the device live: print each state change, feedback and session end as it happens (from the device API), until Ctrl-C.")
     var follow = false
@@ -39,6 +47,10 @@ struct StatusCommand: ParsableCommand {
             return
         }
         let path = stateFile ?? StateFile.defaultPath()
+        if format == .waybar {
+            print(WaybarStatus.line(stateFileText: StateFile(path: path).read(), lastSession: lastCompletedSession()))
+            return
+        }
         let shown = TerminalSafeText.quoted(path, limit: 200)
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -56,11 +68,20 @@ struct StatusCommand: ParsableCommand {
         if let version = object["version"] as? NSNumber, version.intValue > RuntimeState.formatVersion {
             printError("warning: \(shown) was written by a newer Chronoception (state file version \(version), this one reads \(RuntimeState.formatVersion)); fields it does not know are not shown. Update chronoception.")
         }
-        if json {
+        if json || format == .json {
             print(text.trimmingCharacters(in: .whitespacesAndNewlines))
             return
         }
         for line in Self.lines(object) { print(TerminalSafeText.sanitized(line)) }
+    }
+
+    /// The store's last completed session, read only: a missing store is no session (never created here),
+    /// and a store that cannot be read leaves the bar showing the device state alone.
+    func lastCompletedSession() -> ProgressReport.SessionLine? {
+        guard let location = try? StoreLocation.resolve(explicit: dataDirectory, environment: ProcessInfo.processInfo.environment, runningAsService: false),
+              access(location.databasePath, R_OK) == 0,
+              let store = try? ChronoStore.open(location) else { return nil }
+        return try? store.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first
     }
 
     /// The state file in words; says when the process that wrote it is gone.

@@ -29,6 +29,24 @@ public struct RuntimeState: Hashable, Sendable {
     public var sessionID: String?
     /// While browsing presets in the idle menu: the one offered.
     public var offeredPreset: TrainingInterval?
+    /// The last completed session, for glanceable surfaces (the complication/widget analogue): its
+    /// local date, interval and Time Acuity score. Filled by whoever publishes the state.
+    public var lastSession: LastSession?
+
+    /// The last completed session as the state file shows it.
+    public struct LastSession: Hashable, Sendable {
+        /// The session's local day, `YYYY-MM-DD`.
+        public var date: String
+        public var interval: TrainingInterval
+        /// Nil for a session without attempts (Passive).
+        public var timeAcuityScore: Int?
+
+        public init(date: String, interval: TrainingInterval, timeAcuityScore: Int?) {
+            self.date = date
+            self.interval = interval
+            self.timeAcuityScore = timeAcuityScore
+        }
+    }
 
     public init(state: Name, board: String, health: String) {
         self.state = state
@@ -58,6 +76,14 @@ public struct RuntimeState: Hashable, Sendable {
         add("last_feedback", lastFeedback.map { .string($0) })
         add("session_id", sessionID.map { .string($0) })
         add("offered_preset", offeredPreset.map { .string($0.description) })
+        add("last_session", lastSession.map { last in
+            .object([
+                ("date", .string(last.date)),
+                ("interval", .string(last.interval.description)),
+                ("interval_seconds", .int(last.interval.seconds)),
+                ("time_acuity_score", last.timeAcuityScore.map { .int($0) } ?? .null),
+            ])
+        })
         add("updated", .string(updated.iso8601))
         add("pid", .int(Int(pid)))
         return .object(members)

@@ -116,6 +116,7 @@ func serveUntilStopped(_ server: APIServer, configuration: APIServerConfiguratio
             if let path = listening.socketPath { print("Device API on the Unix socket \(path)") }
             if let tcp = listening.tcp {
                 print("Device API on http://\(tcp)/api/v1 (description: /api/v1/openapi.json)")
+                print("Web companion on http://\(tcp)/")
                 if !tcp.isLoopback {
                     let host = tcp.host == "0.0.0.0" || tcp.host == "::" ? (ProcessInfo.processInfo.hostName) : tcp.host
                     print("Open beyond loopback: every request needs a key. One-time login link for a browser (valid 10 minutes):")

@@ -1,0 +1,464 @@
+#!/usr/bin/env python3
+"""The web companion in headless Chromium (Selenium): every page at phone and desktop size in both
+themes, onboarding once, chart gaps for missing days, the day drill-down, empty states, the live card
+(never a clock during an attempt), page weight and same-origin-only requests. Run by Tests/web/run."""
+import argparse, json, os, re, sys, time, urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+THEMES = ("light", "dark")
+PAGE_BUDGET_BYTES = 100 * 1024
+
+passed, failed = 0, 0
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name}{': ' + str(detail) if detail else ''}")
+
+
+def api(base, path):
+    with urllib.request.urlopen(base + "/api/v1" + path) as response:
+        return json.load(response)
+
+
+# Replaces EventSource before any page script runs, so the test can play device events in the API's
+# own format (event names and JSON of /api/v1/events) into the live card.
+FAKE_EVENT_SOURCE = """
+window.__sources = [];
+window.EventSource = class {
+  constructor(url) { this.url = url; this.listeners = {}; window.__sources.push(this); }
+  addEventListener(name, fn) { (this.listeners[name] = this.listeners[name] || []).push(fn); }
+  close() {}
+};
+window.__emit = (name, data) => {
+  for (const s of window.__sources) for (const fn of (s.listeners[name] || [])) fn({ data: JSON.stringify(data) });
+};
+"""
+
+
+def make_driver(fake_events=False):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+                 "--force-device-scale-factor=1", "--disable-features=Translate"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = webdriver.ChromeService(executable_path="/usr/bin/chromedriver")
+    driver = webdriver.Chrome(options=options, service=service)
+    if fake_events:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_EVENT_SOURCE})
+    return driver
+
+
+def set_view(driver, size, theme):
+    width, height = SIZES[size]
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
+
+
+def screenshot(driver, path):
+    """The whole page, not only the viewport."""
+    import base64
+    metrics = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})
+    size = metrics["cssContentSize"]
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 6000), "scale": 1}})
+    with open(path, "wb") as file:
+        file.write(base64.b64decode(shot["data"]))
+
+
+def wait_for(driver, script, timeout=10):
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: d.execute_script(script))
+
+
+def loaded(driver):
+    # Pages show "Loading…" until their API answers.
+    wait_for(driver, "return document.querySelector('main h1') && !Array.from(document.querySelectorAll('main p.muted')).some(p => p.textContent === 'Loading…')")
+
+
+def js_errors(driver):
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def onboard(driver, base):
+    driver.get(base + "/")
+    driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")
+
+
+def test_onboarding(base, artifacts):
+    driver = make_driver()
+    try:
+        set_view(driver, "phone", "light")
+        driver.get(base + "/")
+        wait_for(driver, "return location.hash === '#/welcome'")
+        loaded(driver)
+        wait_for(driver, "return !document.body.textContent.includes('Asking the device')")
+        text = driver.find_element(By.TAG_NAME, "main").text
+        check("onboarding: first visit shows it", "Welcome to Chronoception" in text, text[:200])
+        check("onboarding: says training happens on the device", "training happens on the device" in text)
+        check("onboarding: device setup status from the API", "No device attached" in text and "board check" in text, text)
+        check("onboarding: how to turn the health log off", "health-logging off" in text and "Now:" in text, text)
+        driver.save_screenshot(os.path.join(artifacts, "onboarding-phone-light.png"))
+        button = driver.find_element(By.ID, "finish-onboarding")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        wait_for(driver, "return location.hash === '#/home'")
+        driver.get(base + "/")
+        time.sleep(0.3)
+        check("onboarding: appears once (not on the next visit)", driver.execute_script("return location.hash") != "#/welcome")
+        driver.get(base + "/#/progress")
+        loaded(driver)
+        check("onboarding: a deep link after it goes to its page", driver.execute_script("return location.hash") == "#/progress")
+        check("onboarding: no script errors", not js_errors(driver), js_errors(driver))
+    finally:
+        driver.quit()
+
+
+def page_list(base):
+    recent = api(base, "/progress")["recent_sessions"]
+    session = next(s for s in recent if s["status"] == "completed" and s["mode"] != "passive")
+    day = next(p["day"] for p in api(base, "/progress/daily?days=30")["time_acuity"] if p["value"] is not None)
+    return [("welcome", "#/welcome"), ("home", "#/home"), ("progress", "#/progress"), ("learn", "#/learn"),
+            ("settings", "#/settings"), ("session", "#/session/" + session["session_id"]), ("day", "#/day/" + day)]
+
+
+def test_pages(base, artifacts):
+    driver = make_driver()
+    figures = {}
+    try:
+        onboard(driver, base)
+        pages = page_list(base)
+        for size in SIZES:
+            for theme in THEMES:
+                set_view(driver, size, theme)
+                for name, hash_ in pages:
+                    driver.get("about:blank")
+                    driver.get(base + "/" + hash_)
+                    loaded(driver)
+                    where = f"{name} {size} {theme}"
+                    width = driver.execute_script("return document.documentElement.scrollWidth")
+                    check(f"{where}: no sideways scrolling", width <= SIZES[size][0], f"scrollWidth {width}")
+                    scheme = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+                    dark = sum(int(x) for x in re.findall(r"\d+", scheme)[:3]) < 200
+                    check(f"{where}: {theme} theme applied", dark == (theme == "dark"), scheme)
+                    ratio = driver.execute_script(CONTRAST)
+                    check(f"{where}: text contrast at least 4.5:1", ratio >= 4.5, ratio)
+                    unlabeled = driver.execute_script(
+                        "return Array.from(document.querySelectorAll('input,select')).filter(e => !e.labels || !e.labels.length).map(e => e.outerHTML)")
+                    check(f"{where}: every field has a label", not unlabeled, unlabeled)
+                    shown = driver.find_element(By.TAG_NAME, "main").text
+                    check(f"{where}: no 'null', 'undefined' or 'NaN' shown", not re.search(r"\b(null|undefined|NaN)\b", shown), shown[:300])
+                    entries = driver.execute_script(
+                        "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
+                        ".map(e => ({name: e.name, size: e.decodedBodySize || 0, type: e.initiatorType || 'navigation'}))")
+                    foreign = [e["name"] for e in entries if not e["name"].startswith(base)]
+                    check(f"{where}: no external requests", not foreign, foreign)
+                    page_bytes = sum(e["size"] for e in entries if "/api/v1/" not in e["name"])
+                    data_bytes = sum(e["size"] for e in entries if "/api/v1/" in e["name"])
+                    if size == "desktop" and theme == "light":
+                        figures[name] = (page_bytes, data_bytes)
+                    check(f"{where}: page under {PAGE_BUDGET_BYTES} bytes", page_bytes < PAGE_BUDGET_BYTES, page_bytes)
+                    check(f"{where}: no script errors", not js_errors(driver), js_errors(driver))
+                    screenshot(driver, os.path.join(artifacts, f"{name}-{size}-{theme}.png"))
+        # Keyboard: the skip link is the first stop, then the navigation.
+        set_view(driver, "desktop", "light")
+        driver.get(base + "/#/home")
+        loaded(driver)
+        body = driver.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.TAB)
+        first = driver.execute_script("return document.activeElement.textContent")
+        check("keyboard: first Tab reaches the skip link", first == "Skip to content", first)
+    finally:
+        driver.quit()
+    print("page weight (bytes: page files / API data, first load, desktop):")
+    for name, (page_bytes, data_bytes) in figures.items():
+        print(f"  {name:9s} {page_bytes:6d} / {data_bytes:6d}")
+
+
+# The lowest contrast between visible text and the background actually behind it, for a sample of
+# text elements (WCAG relative luminance).
+CONTRAST = """
+function rgb(c) { const m = c.match(/[\\d.]+/g).map(Number); return m.length > 3 && m[3] === 0 ? null : m.slice(0, 3); }
+function lum(c) { const v = c.map(x => { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); }); return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; }
+function bg(e) { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c) return c; } return [255, 255, 255]; }
+let worst = 21;
+for (const e of document.querySelectorAll('main p, main li, main h1, main h2, main td, main a, main button, main label, nav a')) {
+  if (!e.offsetParent || !e.textContent.trim()) continue;
+  const s = getComputedStyle(e); if (parseFloat(s.opacity) < 1) continue;
+  if (e.closest('button[disabled]')) continue;
+  const a = lum(rgb(s.color)), b = lum(bg(e));
+  worst = Math.min(worst, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05));
+}
+return Math.round(worst * 100) / 100;
+"""
+
+
+def test_chart_gaps(base, artifacts):
+    driver = make_driver()
+    try:
+        onboard(driver, base)
+        set_view(driver, "desktop", "light")
+        for days in (30, 90):
+            series = api(base, f"/progress/daily?days={days}")["time_acuity"]
+            nulls = sum(1 for p in series if p["value"] is None)
+            check(f"chart {days}: the store has missing days", 0 < nulls < days, nulls)
+            driver.get(base + "/#/progress")
+            loaded(driver)
+            if days == 90:
+                driver.find_element(By.XPATH, "//button[normalize-space()='90 days']").click()
+                wait_for(driver, "return document.querySelector('button[aria-pressed=\"true\"]') && Array.from(document.querySelectorAll('button[aria-pressed=\"true\"]')).some(b => b.textContent === '90 days') && document.querySelector('svg.chart')")
+            chart = driver.find_elements(By.CSS_SELECTOR, "svg.chart")[0]
+            missing = driver.execute_script("return Array.from(arguments[0].querySelectorAll('rect.missing')).map(r => r.dataset.day)", chart)
+            check(f"chart {days}: every missing day is drawn as a gap", missing == [p["day"] for p in series if p["value"] is None], (len(missing), nulls))
+            dots = len(chart.find_elements(By.CSS_SELECTOR, "circle.dot"))
+            check(f"chart {days}: a point for each day with data, none for missing days", dots == days - nulls, (dots, days - nulls))
+            segments = int(driver.execute_script("return arguments[0].querySelector('path.line').dataset.segments", chart))
+            path = driver.execute_script("return arguments[0].querySelector('path.line').getAttribute('d')", chart)
+            check(f"chart {days}: the line breaks at gaps (not drawn through zero)", segments >= 2 and path.count("M") == segments, (segments, path[:80]))
+            bottom = driver.execute_script("return arguments[0].querySelector('line.axis').getAttribute('y1')", chart)
+            zero_points = re.findall(r"[ML][\d.]+," + re.escape(bottom) + r"\b", path)
+            low = [p for p in series if p["value"] == 0]
+            check(f"chart {days}: no point sits at zero for a missing day", len(zero_points) == len(low), zero_points)
+            chart.screenshot(os.path.join(artifacts, f"chart-{days}-days.png"))
+        # Tapping a day opens that day's sessions.
+        driver.get(base + "/#/progress")
+        loaded(driver)
+        link = driver.find_elements(By.CSS_SELECTOR, "svg.chart a")[-1]
+        href = driver.execute_script("return arguments[0].getAttribute('href')", link)
+        day = href.split("#/day/")[1]
+        driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", link)
+        wait_for(driver, f"return location.hash === '#/day/{day}'")
+        loaded(driver)
+        wait_for(driver, "return document.querySelector('main ul.plain')")
+        shown = len(driver.find_elements(By.CSS_SELECTOR, "main ul.plain > li"))
+        expected = len(api(base, f"/sessions?from={day}&to={day}&limit=100")["sessions"])
+        check("chart: tapping a day opens that day's sessions", shown == expected and shown > 0, (day, shown, expected))
+        driver.find_element(By.CSS_SELECTOR, "main ul.plain > li a").click()
+        wait_for(driver, "return location.hash.startsWith('#/session/') && document.querySelector('main .phase')")
+        check("day: a session opens its detail", "Session" in driver.find_element(By.TAG_NAME, "h1").text)
+    finally:
+        driver.quit()
+
+
+def test_empty_states(empty_base, artifacts):
+    driver = make_driver()
+    try:
+        onboard(driver, empty_base)
+        for size in SIZES:
+            set_view(driver, size, "dark")
+            for name in ("home", "progress"):
+                driver.get(empty_base + "/#/" + name)
+                wait_for(driver, "return document.body.textContent.includes('No sessions yet')")
+                text = driver.find_element(By.TAG_NAME, "main").text
+                check(f"empty {name} {size}: explains how to run a first session", "chronoception challenge" in text and "press its button" in text, text[:200])
+                driver.save_screenshot(os.path.join(artifacts, f"empty-{name}-{size}-dark.png"))
+    finally:
+        driver.quit()
+
+
+CLOCK = re.compile(r"\d+:\d\d|\d+(\.\d+)?\s*(s|sec|seconds|ms)\b|elapsed", re.I)
+
+
+def live_text(driver):
+    # The card without the target label (the interval asked for, e.g. "30s", is not elapsed time)
+    # and without the answered attempts' feedback list.
+    return driver.execute_script("""
+      const card = document.getElementById('live-card'); if (!card) return null;
+      const copy = card.cloneNode(true);
+      copy.querySelectorAll('[data-role=target], [data-role=feedback]').forEach(e => e.remove());
+      return copy.textContent;""")
+
+
+def state(**fields):
+    base = {"version": 1, "state": "Idle", "board": "desktop", "mode": None, "interval": None, "interval_seconds": None,
+            "attempt": None, "attempt_count": None, "repetitions_done": None, "repetition_count": None, "next_boundary": None,
+            "fear_sound": None, "health": "on", "last_feedback": None, "session_id": None, "offered_preset": None,
+            "session_in_progress": False, "updated": "2026-11-23T10:00:00.000+00:00"}
+    base.update(fields)
+    base["session_in_progress"] = base["state"] in ("WaitingForStart", "AttemptRunning", "FeedbackFlash", "PassiveRunning", "SessionSummary")
+    return base
+
+
+def test_live_card(base, artifacts):
+    driver = make_driver(fake_events=True)
+    latencies = []
+    try:
+        onboard(driver, base)
+        for size in SIZES:
+            set_view(driver, size, "light" if size == "phone" else "dark")
+            driver.get(base + "/#/home")
+            loaded(driver)
+            wait_for(driver, "return window.__sources.length === 1 && window.__sources[0].url.endsWith('/api/v1/events')")
+            emit = lambda name, data: driver.execute_script("window.__emit(arguments[0], arguments[1])", name, data)
+            for mode in ("challenge", "fear"):
+                sid = f"test-{mode}-{size}"
+                common = dict(mode=mode, interval="30s", interval_seconds=30, attempt_count=3, session_id=sid,
+                              fear_sound="audible" if mode == "fear" else None)
+                emit("state", state(state="WaitingForStart", attempt=1, **common))
+                wait_for(driver, "return document.getElementById('live-card')")
+                check(f"live {mode} {size}: attempt k of N", "Attempt 1 of 3" in live_text(driver), live_text(driver))
+                for k in (1, 2, 3):
+                    emit("state", state(state="AttemptRunning", attempt=k, **common))
+                    wait_for(driver, f"return document.getElementById('live-card').dataset.state === 'AttemptRunning' && document.getElementById('live-card').textContent.includes('Attempt {k} of 3')")
+                    before = live_text(driver)
+                    time.sleep(1.1)
+                    after = live_text(driver)
+                    check(f"live {mode} {size} attempt {k}: shows no elapsed time", not CLOCK.search(after), after)
+                    check(f"live {mode} {size} attempt {k}: nothing ticks during the attempt", before == after, (before, after))
+                    if k == 1 and mode == "challenge":
+                        driver.save_screenshot(os.path.join(artifacts, f"live-attempt-{size}.png"))
+                    feedback = {"session_id": sid, "index": k, "count": 3, "text": f"late by 1.{k} s (4 %) — green", "zone": "green"}
+                    took = driver.execute_async_script("""
+                      const want = arguments[0], event = arguments[1], done = arguments[arguments.length - 1];
+                      const t0 = performance.now();
+                      window.__emit('feedback', event);
+                      (function poll() { const card = document.getElementById('live-card');
+                        if (card && card.textContent.includes(want)) requestAnimationFrame(() => done(performance.now() - t0));
+                        else requestAnimationFrame(poll); })();""", feedback["text"], feedback)
+                    latencies.append(took)
+                    emit("state", state(state="FeedbackFlash", attempt=k, last_feedback=feedback["text"], **common))
+                    items = driver.find_elements(By.CSS_SELECTOR, "#live-card [data-role=feedback] li")
+                    check(f"live {mode} {size}: each attempt's feedback as it happens", len(items) == k and feedback["text"] in items[-1].text, [i.text for i in items])
+                buttons = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#live-card button")]
+                check(f"live {mode} {size}: one action, discard", buttons == ["Discard session"], buttons)
+                primary = driver.find_elements(By.CSS_SELECTOR, "#primary-action:not([hidden])")
+                check(f"live {mode} {size}: the live card replaces the primary action", not any(p.is_displayed() for p in primary))
+                emit("state", state(state="Completed", board="desktop"))
+                emit("session_finished", {"session_id": sid, "status": "completed"})
+                wait_for(driver, "return document.querySelector('#live-card [data-role=end]')")
+                check(f"live {mode} {size}: the end state", "Completed and saved." in driver.find_element(By.ID, "live-card").text)
+                if mode == "challenge":
+                    driver.save_screenshot(os.path.join(artifacts, f"live-ended-{size}.png"))
+            # Passive: boundaries reached may show; its action is End.
+            common = dict(mode="passive", interval="5m", interval_seconds=300, repetition_count=5, session_id=f"test-passive-{size}")
+            for done in (0, 1, 2):
+                emit("state", state(state="PassiveRunning", repetitions_done=done, **common))
+                if done:
+                    emit("feedback", {"session_id": common["session_id"], "index": done, "count": 5, "text": f"boundary {done} of 5", "zone": None})
+            wait_for(driver, "return document.getElementById('live-card') && document.getElementById('live-card').textContent.includes('Boundary 2 of 5 reached')")
+            buttons = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#live-card button")]
+            check(f"live passive {size}: boundaries reached and one action, end", buttons == ["End session"], buttons)
+            driver.save_screenshot(os.path.join(artifacts, f"live-passive-{size}.png"))
+            emit("state", state(state="Aborted"))
+            emit("session_finished", {"session_id": common["session_id"], "status": "aborted"})
+            wait_for(driver, "return document.querySelector('#live-card [data-role=end]')")
+            check(f"live passive {size}: discarded end state", "Discarded" in driver.find_element(By.ID, "live-card").text)
+            check(f"live {size}: no script errors", not js_errors(driver), js_errors(driver))
+    finally:
+        driver.quit()
+    latencies.sort()
+    print(f"live card: event dispatch to painted card, {len(latencies)} events: median {latencies[len(latencies) // 2]:.1f} ms, max {latencies[-1]:.1f} ms")
+    check("live card: every event on screen within 100 ms", latencies[-1] < 100, latencies[-1])
+
+
+def test_real_events(base):
+    """The page's EventSource against the server's real /api/v1/events (NoDevice: the first state)."""
+    driver = make_driver()
+    try:
+        onboard(driver, base)
+        driver.get(base + "/#/home")
+        loaded(driver)
+        opened = driver.execute_async_script("""
+          const done = arguments[arguments.length - 1];
+          const s = new EventSource('/api/v1/events');
+          s.addEventListener('state', e => { s.close(); done(JSON.parse(e.data).state); });
+          setTimeout(() => done(null), 5000);""")
+        check("events: the real stream's first message is the device state", opened == "NoDevice", opened)
+        text = driver.find_element(By.TAG_NAME, "main").text
+        check("home: without a device it says sessions start on the device", "chronoception run" in text, text[:300])
+    finally:
+        driver.quit()
+
+
+def test_big_progress(big_base):
+    driver = make_driver()
+    try:
+        onboard(driver, big_base)
+        set_view(driver, "desktop", "light")
+        times, renders = [], []
+        for _ in range(5):
+            driver.get("about:blank")
+            driver.get(big_base + "/#/progress")
+            wait_for(driver, "return window.__progressRendered", timeout=60)
+            times.append(driver.execute_script("return window.__progressRendered"))
+            renders.append(driver.execute_script("return window.__progressRendered - window.__progressFetched"))
+        times.sort()
+        renders.sort()
+        print(f"  of which building the page from the API's answers: {renders[2]:.1f} ms median")
+        sessions = api(big_base, "/progress")["completed_sessions"]
+        print(f"progress over {sessions} completed sessions: first render {times[len(times) // 2]:.0f} ms median of 5 (min {times[0]:.0f}, max {times[-1]:.0f}) from navigation start")
+        check("progress over 100,000 sessions renders within 300 ms (median)", times[len(times) // 2] < 300, times)
+    finally:
+        driver.quit()
+
+
+def test_waybar(binary, data_dir):
+    """`status --format waybar`: one JSON line, the attempt number (never a clock) during an attempt,
+    the last session when idle or stopped, always exit 0 (a bar shows whatever it gets)."""
+    import subprocess, tempfile
+    def waybar(state_file):
+        done = subprocess.run([binary, "status", "--format", "waybar", "--state-file", state_file, "--data-dir", data_dir],
+                              capture_output=True, text=True, timeout=30)
+        lines = done.stdout.strip().splitlines()
+        check("waybar: exit 0 and one line", done.returncode == 0 and len(lines) == 1, (done.returncode, done.stdout, done.stderr))
+        return json.loads(lines[0])
+    stopped = waybar("/nonexistent/state.json")
+    check("waybar: no state file is 'stopped' with the store's last session",
+          stopped["class"] == "stopped" and "Last session:" in stopped["tooltip"] and stopped["text"].startswith("⏱ 20"), stopped)
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as file:
+        json.dump(state(state="AttemptRunning", mode="fear", interval="30s", attempt=2, attempt_count=5, session_id="x") | {"pid": os.getpid()}, file)
+        file.flush()
+        running = waybar(file.name)
+        check("waybar: attempt k of N during an attempt", running["text"] == "⏱ fear 30s 2/5" and running["class"] == "attemptrunning", running)
+        check("waybar: no clock during an attempt", not CLOCK.search(running["text"].replace("30s", "")), running)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--empty-url", required=True)
+    parser.add_argument("--big-url")
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--artifacts", required=True)
+    parser.add_argument("--only", help="run only the tests whose name contains this (development)")
+    args = parser.parse_args()
+    os.makedirs(args.artifacts, exist_ok=True)
+    started = time.time()
+    tests = {"onboarding": lambda: test_onboarding(args.url, args.artifacts), "pages": lambda: test_pages(args.url, args.artifacts),
+             "chart": lambda: test_chart_gaps(args.url, args.artifacts), "empty": lambda: test_empty_states(args.empty_url, args.artifacts),
+             "live": lambda: test_live_card(args.url, args.artifacts), "events": lambda: test_real_events(args.url),
+             "waybar": lambda: test_waybar(args.binary, args.data_dir)}
+    for name, test in tests.items():
+        if args.only and args.only not in name:
+            continue
+        print(f"{name}:")
+        begun = time.time()
+        try:
+            test()
+        except Exception as error:  # a crashed test is a failure, and the others still run
+            import traceback
+            traceback.print_exc(limit=3)
+            check(f"{getattr(error, '__class__').__name__}", False, str(error).splitlines()[0] if str(error) else repr(error))
+        print(f"  ({time.time() - begun:.1f} s)")
+    if args.big_url and (not args.only or args.only in "big"):
+        print("big:")
+        try:
+            test_big_progress(args.big_url)
+        except Exception as error:
+            check(f"big: {error.__class__.__name__}", False, str(error).splitlines()[0] if str(error) else repr(error))
+    print(f"screenshots in {args.artifacts}; {time.time() - started:.0f} s")
+    print(f"web: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+main()
