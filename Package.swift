@@ -72,15 +72,19 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Resources/openapi.json")]
+            // The document is embedded by scripts/embed-web (OpenAPIDocument.generated.swift): an
+            // installed binary has no resource bundle beside it.
+            exclude: ["Resources/openapi.json"]
         ),
         // The command-line layer: options, commands and the adapters that wire the layers together.
         .target(
             name: "ChronoCLI",
             dependencies: [
                 "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // The control verbs' client speaks SwiftNIO's HTTP/1 codec over the Unix socket; the
+                // release binary carries no other HTTP client (AsyncHTTPClient is for the API tests).
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

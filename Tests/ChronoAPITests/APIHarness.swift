@@ -126,7 +126,7 @@ final class APIHarness: Sendable {
                                      attempts: attempts, boundaries: [], fearSoundEffective: false, reason: status == .completed ? nil : "test")
         let anchor = WallClockAnchor(unixNanoseconds: Self.now - Int64(daysAgo) * 86_400_000_000_000 - 3_600_000_000_000,
                                      monotonic: start, utcOffsetSeconds: 0)
-        _ = try store.recordSessionFinished(StoredSessionFinish(sessionID: id, outcome: outcome, anchor: anchor, board: "desktop",
+        _ = try store.recordSessionFinished(SessionFinishRecord(sessionID: id, outcome: outcome, anchor: anchor, board: "desktop",
                                                                 wallClockSynchronised: true), nowUnixNanoseconds: Self.now)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoAPI
 import ChronoCore
 import ChronoHardware
 import ChronoRuntime
@@ -27,6 +28,11 @@ struct RunCommand: ParsableCommand {
     var fearOptIn = false
 
     @OptionGroup var options: LiveSessionOptions
+
+    @OptionGroup(title: "Device API (docs/API.md)") var api: ListenOptions
+
+    @Flag(name: .customLong("no-api"), help: "Do not serve the device API and the web companion.")
+    var noAPI = false
 
     func run() throws {
         let store = try options.store.openWritableStore()
@@ -65,6 +71,13 @@ struct RunCommand: ParsableCommand {
         let soundStatus = sound.status
 
         let keeper = SnapshotKeeper(library: library)
+        // One event hub for the daemon's life: the API's live events and status read it; the loop
+        // behind it may be replaced when an input-device button comes back.
+        let events = RuntimeEventHub()
+        let device = DaemonDevice(hub: events)
+        let server = noAPI ? nil : DaemonAPIServer.start(store: store, device: device, configuration: try api.configuration(stopOnSignals: false),
+                                                         console: drivers.console)
+        defer { server?.stop() }
         // `settings set` from another process applies at the next session: the watcher prepares a new
         // snapshot off the loop as soon as the database changes.
         let watcher = try? DataDirectoryWatcher(
@@ -82,12 +95,15 @@ struct RunCommand: ParsableCommand {
             let loop = try SessionLoop(
                 button: drivers.button, motor: drivers.motor, sound: sound.output, controller: controller,
                 sinks: LoopSinks(console: drivers.console, stateFile: options.stateFileLocation,
-                                 recorder: options.recorder(store: store, console: drivers.console, also: [library])),
+                                 recorder: options.recorder(store: store, console: drivers.console, also: [library]),
+                                 events: events),
                 settings: SessionLoop.Settings(onsetLatency: motor.onsetLatency, safeMaximumOn: motor.safeMaximumOn,
                                                realtimePriority: options.noRealtime ? nil : RealtimeScheduling.defaultPriority,
                                                reloadOnHangup: true))
             keeper.connect(loop.messenger)
             drivers.quitRelay.connect(loop.stopper)
+            device.attach(DaemonHandle(loop: loop, events: events))
+            defer { device.attach(nil) }
             let report: SessionLoop.Report
             do {
                 report = try LoopThread.run(loop)
