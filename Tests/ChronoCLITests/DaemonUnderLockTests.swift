@@ -24,7 +24,7 @@ struct DaemonUnderLockTests {
         flags.longPressMilliseconds = 400
         flags.debounceMilliseconds = 5
         flags.feedbackMilliseconds = 100
-        let lines = CollectedLines()
+        let lines = RecordingLines()
         let library = StoreDeviceLibrary(store: scratch.store, flags: flags, board: try BoardCatalog.standard().load("desktop"),
                                          report: { lines.writeLine($0) })
         let finished = CollectedFinishes()
@@ -46,7 +46,7 @@ struct DaemonUnderLockTests {
             ended.signal()
         }
         thread.start()
-        #expect(lines.wait(for: "Ready. Tap"))
+        #expect(lines.wait(forLineContaining: "Ready. Tap"))
 
         let locker = try DatabaseLocker(path: scratch.store.location.databasePath, seconds: 6)
         let lockedAt = HardwareClock.monotonicNanoseconds()
@@ -104,29 +104,6 @@ final class DatabaseLocker {
     func waitUntilReleased() { process.waitUntilExit() }
 
     enum LockerError: Error { case notLocked(String) }
-}
-
-/// Console lines with a wait.
-final class CollectedLines: LineOutput, @unchecked Sendable {
-    private let condition = NSCondition()
-    private var lines: [String] = []
-
-    func writeLine(_ line: String) {
-        condition.lock()
-        lines.append(line)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait(for text: String, limit: Double = 20) -> Bool {
-        let until = Date(timeIntervalSinceNow: limit)
-        condition.lock()
-        defer { condition.unlock() }
-        while !lines.contains(where: { $0.contains(text) }) {
-            if !condition.wait(until: until) { return false }
-        }
-        return true
-    }
 }
 
 /// The finish records, with a wait.

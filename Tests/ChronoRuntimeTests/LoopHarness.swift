@@ -100,35 +100,6 @@ enum HarnessError: Error, CustomStringConvertible {
     }
 }
 
-/// Console lines, with a way to wait for one.
-final class RecordingLines: LineOutput, @unchecked Sendable {
-    private let condition = NSCondition()
-    private var lines: [String] = []
-
-    func writeLine(_ line: String) {
-        condition.lock()
-        lines.append(line)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    var all: [String] {
-        condition.lock()
-        defer { condition.unlock() }
-        return lines
-    }
-
-    func wait(for predicate: ([String]) -> Bool, limit: Double) -> Bool {
-        let until = Date(timeIntervalSinceNow: limit)
-        condition.lock()
-        defer { condition.unlock() }
-        while !predicate(lines) {
-            if !condition.wait(until: until) { return predicate(lines) }
-        }
-        return true
-    }
-}
-
 /// The records the loop handed to its recorder.
 final class RecordingRecorder: SessionRecorder, @unchecked Sendable {
     private let lock = NSLock()
