@@ -46,14 +46,16 @@ async function api(path, options = {}) {
   }
   return data;
 }
+// SPEC §1's display rule, as the core's DurationText: whole seconds (rounded half away from zero, for
+// display only), under 60 s as `Ns`, from 60 s as `Nm Ns` — never `90s`, never `5m`.
 function seconds(value) {
   if (value === null || value === undefined) return "—";
-  return value < 10 ? `${value.toFixed(2)} s` : `${value.toFixed(1)} s`;
+  return intervalText(Math.round(Math.abs(value)));
 }
 function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + seconds(Math.abs(value)); }
 function intervalText(totalSeconds) {
   const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
-  return m === 0 ? `${s}s` : s === 0 ? `${m}m` : `${m}m ${s}s`;
+  return m === 0 ? `${s}s` : `${m}m ${s}s`;
 }
 function when(iso) {
   const date = new Date(iso);
@@ -265,7 +267,7 @@ async function pageHome() {
 // A day-by-day line chart: days without data are gaps (shaded, never drawn as zero); a day with
 // data is a link to that day's sessions.
 function dailyChart(series, { label, max, format }) {
-  const width = 640, height = 200, left = 36, right = 22, top = 10, bottom = 24;
+  const width = 640, height = 200, left = 52, right = 22, top = 10, bottom = 24;
   const n = series.length, step = (width - left - right) / Math.max(n, 1);
   const values = series.map((p) => p.value);
   const top_ = max !== undefined ? max : Math.max(1, ...values.filter((v) => v !== null)) * 1.15;
@@ -338,7 +340,7 @@ async function pageProgress() {
     el("h3", {}, "Time Acuity (0–100)"),
     dailyChart(daily.time_acuity, { label: `Time Acuity per day over ${progressDays} days; ${missing} days without attempts are gaps`, max: 100, format: (v) => String(Math.round(v)) }),
     el("h3", {}, "Typical error"),
-    dailyChart(daily.typical_error_seconds, { label: `Typical error per day over ${progressDays} days`, format: (v) => `${v.toFixed(v < 10 ? 1 : 0)}s` }),
+    dailyChart(daily.typical_error_seconds, { label: `Typical error per day over ${progressDays} days`, format: seconds }),
     el("div", { class: "legend" }, el("span", {}, el("span", { class: "swatch" }), "a day's value"),
       el("span", {}, el("span", { class: "swatch gap" }), `no attempts that day (${missing} of ${progressDays})`)),
     el("p", { class: "hint" }, "Select a day's point to see that day's sessions.")));
