@@ -13,7 +13,7 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run the device: the one-button idle menu and sessions one after another, until stopped.",
-        discussion: "Sessions are saved in the store (and logged to health when due); the idle tap starts the last session's configuration, or the settings' defaults before the first session or after a default-… setting changed. --mode, --interval, --attempts and --repetitions set what the first tap starts. Settings changed with `chronoception settings set` apply from the next session, without a restart; SIGHUP re-reads the board file's long press and debounce and the settings (it never stops the daemon). Under systemd with StateDirectory=chronoception the data lives in /var/lib/chronoception. The state file shows what the device is doing; read it with `chronoception status`.")
+        discussion: "Sessions are saved in the store (and logged to health when due); the idle tap starts the last session's configuration, or the settings' defaults before the first session or after a default-… setting changed. --mode, --interval, --attempts and --repetitions set what the first tap starts. Settings changed with `chronoception settings set` apply from the next session, without a restart; SIGHUP re-reads the board file's long press and debounce and the settings when the daemon has no terminal (a service); started from a terminal, it stops when that terminal closes (SIGHUP), as on Ctrl-C. Under systemd with StateDirectory=chronoception the data lives in /var/lib/chronoception. The state file shows what the device is doing; read it with `chronoception status`.")
 
     @Option(help: "The mode the first idle tap starts: challenge, fear or passive (default: the last session's, else the default-mode setting).")
     var mode: SessionMode?
@@ -70,6 +70,10 @@ struct RunCommand: ParsableCommand {
         defer { sound.output?.close() }
         let soundStatus = sound.status
 
+        // SIGHUP means two things: a service manager's "reload" (`systemctl reload`), and a terminal
+        // that went away. Started from a terminal, the device stops as on Ctrl-C when its terminal
+        // closes, instead of running on unseen with nobody to end it; without one, it reloads.
+        let hangupReloads = isatty(STDIN_FILENO) == 0
         let keeper = SnapshotKeeper(library: library)
         // One event hub for the daemon's life: the API's live events and status read it; the loop
         // behind it may be replaced when an input-device button comes back.
@@ -99,7 +103,7 @@ struct RunCommand: ParsableCommand {
                                  events: events),
                 settings: SessionLoop.Settings(onsetLatency: motor.onsetLatency, safeMaximumOn: motor.safeMaximumOn,
                                                realtimePriority: options.noRealtime ? nil : RealtimeScheduling.defaultPriority,
-                                               reloadOnHangup: true))
+                                               reloadOnHangup: hangupReloads))
             keeper.connect(loop.messenger)
             drivers.quitRelay.connect(loop.stopper)
             device.attach(DaemonHandle(loop: loop, events: events))
@@ -121,9 +125,10 @@ struct RunCommand: ParsableCommand {
             }
             // Sessions the store could not keep were put in fallback files; the daemon says so as it ends.
             if let failure = UnsavedSessionLog.process.failure { throw failure }
-            // Stopping the daemon is its normal end: SIGTERM (systemd), SIGINT (Ctrl-C) and SIGQUIT
-            // (Ctrl-\) all exit 0, so `Restart=on-failure` does not start it again (docs/EXIT-CODES.md).
-            if case .signal(let number) = report.ending, number != SIGTERM && number != SIGINT && number != SIGQUIT {
+            // Stopping the daemon is its normal end: SIGTERM (systemd), SIGINT (Ctrl-C), SIGQUIT
+            // (Ctrl-\) and, from a terminal, SIGHUP (it closed) all exit 0, so `Restart=on-failure`
+            // does not start it again (docs/EXIT-CODES.md).
+            if case .signal(let number) = report.ending, ![SIGTERM, SIGINT, SIGQUIT, SIGHUP].contains(number) {
                 throw ExitCode(128 + number)
             }
             return
