@@ -47,8 +47,13 @@ struct RunCommand: ParsableCommand {
         if mode == .fear && !SessionResolver.fearAllowed(flags: flags, settings: settings) {
             throw ValidationError("--mode fear needs --i-understand-fear-mode (or `chronoception settings set fear-mode on`): Fear Mode is an experiment and opt-in.")
         }
-        var drivers = try openDriversWaitingForButton()
-        defer { drivers.close() }
+        // SIGHUP means two things: a service manager's "reload" (`systemctl reload`), and a terminal
+        // that went away. Started from a terminal, the device stops as on Ctrl-C when its terminal
+        // closes, instead of running on unseen with nobody to end it; without one, it reloads.
+        let hangupReloads = isatty(STDIN_FILENO) == 0
+        guard var drivers = try openDriversWaitingForButton(hangupReloads: hangupReloads) else { return }
+        var driversOpen = true
+        defer { if driversOpen { drivers.close() } }
         do {
             // The first session's flags are checked now, not at the first tap.
             _ = try SessionResolver.configuration(flags: flags, settings: settings, board: BoardTiming(drivers.board))
@@ -70,10 +75,6 @@ struct RunCommand: ParsableCommand {
         defer { sound.output?.close() }
         let soundStatus = sound.status
 
-        // SIGHUP means two things: a service manager's "reload" (`systemctl reload`), and a terminal
-        // that went away. Started from a terminal, the device stops as on Ctrl-C when its terminal
-        // closes, instead of running on unseen with nobody to end it; without one, it reloads.
-        let hangupReloads = isatty(STDIN_FILENO) == 0
         let keeper = SnapshotKeeper(library: library)
         // One event hub for the daemon's life: the API's live events and status read it; the loop
         // behind it may be replaced when an input-device button comes back.
@@ -114,13 +115,20 @@ struct RunCommand: ParsableCommand {
             } catch let error as EvdevError where error.kind == .deviceGone {
                 // The loop has recorded a running session as interrupted; wait for the device to return.
                 drivers.close()
-                drivers = try openDriversWaitingForButton(lost: error.detail)
+                driversOpen = false
+                guard let reopened = try openDriversWaitingForButton(lost: error.detail, hangupReloads: hangupReloads) else { return }
+                drivers = reopened
+                driversOpen = true
                 continue
             }
             let unplugged = (drivers.button as? EvdevButton)?.isUnplugged() ?? false
             drivers.close()
+            driversOpen = false
             if unplugged, case .stopped = report.ending {
-                drivers = try openDriversWaitingForButton(lost: "the button's input device was unplugged")
+                guard let reopened = try openDriversWaitingForButton(lost: "the button's input device was unplugged",
+                                                                     hangupReloads: hangupReloads) else { return }
+                drivers = reopened
+                driversOpen = true
                 continue
             }
             // Sessions the store could not keep were put in fallback files; the daemon says so as it ends.
@@ -136,14 +144,17 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Opens the board's drivers; while an input-device button is missing (not plugged in yet, or
-    /// unplugged), says so once and waits for a device to appear instead of failing. SIGTERM and
-    /// SIGINT end the wait (nothing is open then).
-    private func openDriversWaitingForButton(lost: String? = nil) throws -> BoardDrivers {
+    /// unplugged), says so once and waits for a device to appear instead of failing. A stop signal
+    /// ends the wait as it ends the loop: nil, and `run` exits 0 (SIGHUP only when it stops, see
+    /// `hangupReloads`).
+    private func openDriversWaitingForButton(lost: String? = nil, hangupReloads: Bool) throws -> BoardDrivers? {
         var announced = false
         if let lost {
             printError("chronoception: \(lost); waiting for it to come back.")
             announced = true
         }
+        // Made only when a wait is needed: the loop installs its own catcher once drivers are open.
+        var signals: SignalCatcher?
         while true {
             do {
                 let drivers = try BoardDrivers(boardName: options.board, bell: options.bell,
@@ -155,7 +166,13 @@ struct RunCommand: ParsableCommand {
                     printError("chronoception: \(error)\nWaiting for the device to be plugged in.")
                     announced = true
                 }
-                EvdevDeviceFinder().waitForNewDevices(timeoutMilliseconds: 2000)
+                if signals == nil { signals = try SignalCatcher(reloadOnHangup: hangupReloads) }
+                let catcher = signals!
+                EvdevDeviceFinder().waitForNewDevices(timeoutMilliseconds: 2000, wakeDescriptor: catcher.wakeDescriptor)
+                if catcher.drain().contains(where: { $0 != SIGHUP || !hangupReloads }) {
+                    printError("chronoception: stopped while waiting for the button's input device.")
+                    return nil
+                }
             }
         }
     }
