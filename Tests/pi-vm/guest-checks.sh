@@ -35,7 +35,6 @@ wait_for() { # SECONDS COMMAND...: true once the command succeeds
   local deadline=$(( $(date +%s) + $1 )); shift
   until "$@"; do [ "$(date +%s)" -ge "$deadline" ] && return 1; nap 0.5; done
 }
-note "slowest units: $(systemd-analyze blame --no-pager 2>/dev/null | head -n 6 | awk '{ printf "%s %s; ", $2, $1 }')"
 note "systemd $(systemctl --version | head -n1 | cut -d' ' -f2) is PID 1 ($(tr -d '\0' < /proc/1/cmdline)); system state $(systemctl is-system-running); $(uptime_s) s since boot"
 
 # --- install under a running systemd -------------------------------------------------------------------
