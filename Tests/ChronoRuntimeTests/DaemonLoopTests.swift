@@ -196,7 +196,7 @@ struct DaemonRequestTests {
         #expect(try harness.ask(.approvePairing(within: .seconds(1))) == .refused(.pairingInProgress))
         harness.tap()
         try harness.waitForLine("Pairing approved.")
-        #expect(approved.withLock { $0 } == .pairingApproved)
+        #expect(harness.waitFor { approved.withLock { $0 } } == .pairingApproved)
         // The confirm cue started.
         #expect(harness.motor.onSpans.count >= 1)
 
@@ -207,7 +207,7 @@ struct DaemonRequestTests {
         try harness.waitForLines("Pairing requested", count: 3)
         harness.tap(holdMilliseconds: 500)
         try harness.waitForLines("Pairing refused.", count: 2)
-        #expect(held.withLock { $0 } == .refused(.pairingRefused("the button was held")))
+        #expect(harness.waitFor { held.withLock { $0 } } == .refused(.pairingRefused("the button was held")))
 
         // Not during a session: the tap would be the session's.
         guard case .started(let id, _) = try harness.ask(.startLast) else {
