@@ -1,6 +1,6 @@
 #!/bin/bash
 # The arm64 guest's checks (Tests/pi-vm/run), run by pi-vm-checks.service once systemd has reached
-# multi-user.target. The packaged binary as a Pi runs it: `dpkg -i` under a running systemd (the
+# multi-user.target. First Tests/hil's driver probe, cross-built for arm64. Then the packaged binary as a Pi runs it: `dpkg -i` under a running systemd (the
 # postinst creates the user and starts the unit), `board check` as the service user on the gpio-sim
 # board (motor line driven, a press read through libgpiod, sound through snd-aloop, captured at the
 # loop's other end), then chronoception.service on that board: its user, its socket, a press that
@@ -35,7 +35,23 @@ wait_for() { # SECONDS COMMAND...: true once the command succeeds
   local deadline=$(( $(date +%s) + $1 )); shift
   until "$@"; do [ "$(date +%s)" -ge "$deadline" ] && return 1; nap 0.5; done
 }
+# Where the boot's time went (systemd-analyze refuses while this unit keeps the boot unfinished).
+units=$(systemctl list-units --type=service --state=active,exited --no-legend --plain | awk '{ print $1 }')
+note "slowest units to start: $(systemctl show -p Id -p InactiveExitTimestampMonotonic -p ActiveEnterTimestampMonotonic $units |
+  awk 'BEGIN { RS = ""; FS = "\n" } { id = ""; a = 0; b = 0; for (i = 1; i <= NF; i++) { split($i, kv, "=")
+         if (kv[1] == "Id") id = kv[2]; else if (kv[1] == "InactiveExitTimestampMonotonic") a = kv[2]; else b = kv[2] }
+       if (a > 0 && b > a) printf "%.1f %s\n", (b - a) / 1e6, id }' |
+  sort -rn | head -n 6 | awk '{ printf "%s %s s; ", $2, $1 }')"
 note "systemd $(systemctl --version | head -n1 | cut -d' ' -f2) is PID 1 ($(tr -d '\0' < /proc/1/cmdline)); system state $(systemctl is-system-running); $(uptime_s) s since boot"
+
+# --- the x86 tier's driver checks, on arm64 (Tests/hil/run's probe, cross-built; libgpiod v2 linked in) ---
+probe=/usr/local/lib/pi-vm/chronoception-hil-probe
+started=$(uptime_s)
+"$probe" gpio chrono-sim "$sim" libgpiod-v2 2
+"$probe" sound hw:Loopback,0,0 hw:Loopback,1,0 alsa
+"$probe" evdev evdev            # a uinput keyboard; drops root at its end, in its own process
+"$probe" permission chrono-sim libgpiod-v2    # drops root: /dev/$chip is still root's alone here
+note "the probe's checks took $(awk "BEGIN { print $(uptime_s) - $started }") s"
 
 # --- install under a running systemd -------------------------------------------------------------------
 started=$(uptime_s)
@@ -89,7 +105,8 @@ check "its groups: chronoception and audio" sh -c "awk '/^Gid:/ { print \$2 } /^
 check "socket mode 0660, group chronoception" sh -c "stat -c '%a %G %F' $socket | tee /dev/stderr | grep -qx '660 chronoception socket'"
 check "GET /device names the board gpio-sim" sh -c "curl -s --unix-socket $socket http://localhost/api/v1/device | grep -q '\"board\" *: *\"gpio-sim\"'"
 check "memory locked as LimitMEMLOCK=infinity allows (VmLck > 0)" sh -c "awk '/^VmLck:/ { exit !(\$2 > 0) }' /proc/$pid/status"
-memory() { echo "resident $(awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' /proc/$pid/status) MiB, locked $(awk '/^Locked:/ { printf "%.1f", $2 / 1024 }' /proc/$pid/smaps_rollup) MiB"; }
+# Resident and locked from smaps_rollup (page tables walked; VmRSS lags behind with many threads).
+memory() { awk '$1 == "Rss:" { r = $2 } $1 == "Locked:" { l = $2 } END { printf "resident %.1f MiB, locked %.1f MiB", r / 1024, l / 1024 }' /proc/$pid/smaps_rollup; }
 note "arm64 daemon memory, idle: $(memory)"
 watcher=$(watch_motor "$out/motor-session")
 press
