@@ -246,7 +246,10 @@ public final class SessionLoop {
             case .sessionFinished(let record):
                 if let recorder = sinks.recorder { writer.post { recorder.sessionFinished(record) } }
             case .event(let event):
-                if let events = sinks.events { writer.post { events.deliver(event) } }
+                if let events = sinks.events {
+                    let publishedAt = MonotonicClock.now()
+                    writer.post { events.deliver(event, publishedAt: publishedAt) }
+                }
             case .offLoop(let job):
                 writer.post(job)
             }
@@ -262,7 +265,10 @@ public final class SessionLoop {
         guard state != lastState else { return }
         lastState = state
         if let publisher = statePublisher { writer.post { publisher.publish(state) } }
-        if let events = sinks.events { writer.post { events.deliver(.stateChanged(state)) } }
+        if let events = sinks.events {
+            let publishedAt = MonotonicClock.now()
+            writer.post { events.deliver(.stateChanged(state), publishedAt: publishedAt) }
+        }
     }
 
     static func signalName(_ number: Int32) -> String {
