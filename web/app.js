@@ -5,6 +5,11 @@ const API = "/api/v1";
 const ONBOARDED = "chronoception.onboarded";
 const main = document.getElementById("main");
 let live = null; // the live card's state, kept across page changes
+// Progress is the heaviest page: when the app opens on it, its two requests leave before the rest of
+// this script is evaluated (pageProgress takes them over).
+let progressPrefetch = /^#\/progress\/?$/.test(location.hash) && localStorage.getItem(ONBOARDED)
+  ? { report: api("/progress"), daily: api("/progress/daily?days=30") } : null;
+if (progressPrefetch) for (const request of Object.values(progressPrefetch)) request.catch(() => {});
 
 // ---- helpers -------------------------------------------------------------------------------
 function el(tag, attrs, ...children) {
@@ -57,13 +62,16 @@ function intervalText(totalSeconds) {
   const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
   return m === 0 ? `${s}s` : `${m}m ${s}s`;
 }
+// One formatter each, made once: toLocaleString with options builds a new one per call, which was
+// most of the cost of drawing a chart's day labels.
+const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const DAY = new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric" });
 function when(iso) {
   const date = new Date(iso);
-  return isNaN(date) ? iso : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return isNaN(date) ? iso : WHEN.format(date);
 }
 function dayLabel(day) {
-  const date = new Date(day + "T12:00:00");
-  return date.toLocaleDateString(undefined, { weekday: "short", month: "short", day: "numeric" });
+  return DAY.format(new Date(day + "T12:00:00"));
 }
 const modeName = (mode) => ({ challenge: "Challenge", passive: "Passive", fear: "Fear" }[mode] || mode);
 const zoneBadge = (zone) => el("span", { class: `zone ${zone}` }, zone);
@@ -174,9 +182,10 @@ function liveCard() {
     if (live.finished.session_id) card.append(el("p", {}, el("a", { href: `#/session/${encodeURIComponent(live.finished.session_id)}` }, "See this session")));
   }
   if (live.feedback.length) {
-    const list = el("ol", { "aria-label": mode === "passive" ? "Boundaries" : "Feedback per attempt", "data-role": "feedback" });
+    // The device's words already name the zone; the dot only colours it.
+    const list = el("ol", { class: "feedback", "aria-label": mode === "passive" ? "Boundaries" : "Feedback per attempt", "data-role": "feedback" });
     for (const item of live.feedback) {
-      list.append(el("li", {}, `${item.index} of ${item.count}: `, item.text, " ", item.zone ? zoneBadge(item.zone) : null));
+      list.append(el("li", {}, item.zone ? el("span", { class: `zone ${item.zone}`, "aria-hidden": "true" }) : null, `${item.index} of ${item.count}: `, item.text));
     }
     card.append(list);
   }
@@ -331,8 +340,10 @@ let progressDays = 30, progressInterval = "";
 async function pageProgress() {
   setTitle("Progress");
   const filter = progressInterval ? `interval=${encodeURIComponent(progressInterval)}` : "";
-  const reportRequest = api(`/progress${filter ? `?${filter}` : ""}`);
-  const dailyRequest = api(`/progress/daily?days=${progressDays}${filter ? `&${filter}` : ""}`);
+  const early = !filter && progressDays === 30 ? progressPrefetch : null;
+  progressPrefetch = null;
+  const reportRequest = early ? early.report : api(`/progress${filter ? `?${filter}` : ""}`);
+  const dailyRequest = early ? early.daily : api(`/progress/daily?days=${progressDays}${filter ? `&${filter}` : ""}`);
   dailyRequest.catch(() => {}); // handled below; no unhandled rejection while the summary is drawn
   main.replaceChildren(el("h1", {}, "Progress"), el("p", { class: "muted" }, "Loading…"));
   const shown = location.hash;

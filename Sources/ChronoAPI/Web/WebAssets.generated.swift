@@ -80,6 +80,8 @@ input[type="checkbox"] { width: 22px; height: 22px; min-height: 0; }
 .badge { display: inline-block; min-width: 3.2em; text-align: center; font-size: .85em; font-weight: 700; border-radius: 6px; padding: 0 6px; border: 1px solid currentColor; }
 .badge.ok { color: var(--green); } .badge.warning { color: var(--yellow); } .badge.info { color: var(--muted); }
 ul.plain.setup > li { padding: 4px 0; border-top: 0; }
+ol.feedback { list-style: none; padding: 0; margin: 6px 0; }
+ol.feedback .zone { margin-right: 6px; }
 .zone { display: inline-flex; align-items: center; gap: 4px; font-weight: 600; }
 .zone::before { content: ""; width: 10px; height: 10px; border-radius: 50%; background: currentColor; }
 .zone.green { color: var(--green); } .zone.yellow { color: var(--yellow); } .zone.red { color: var(--red); }
@@ -124,7 +126,7 @@ main > .row[role="group"] { margin-bottom: 16px; }
   th, td { padding: 6px 4px; font-size: .9rem; }
   .big { font-size: 1.7rem; }
 }
-"""#####, "029679e2473738cc"),
+"""#####, "f3ea29cc2ad4d56b"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a small single-page app over the device API (/api/v1). No build step.
 "use strict";
@@ -133,6 +135,11 @@ const API = "/api/v1";
 const ONBOARDED = "chronoception.onboarded";
 const main = document.getElementById("main");
 let live = null; // the live card's state, kept across page changes
+// Progress is the heaviest page: when the app opens on it, its two requests leave before the rest of
+// this script is evaluated (pageProgress takes them over).
+let progressPrefetch = /^#\/progress\/?$/.test(location.hash) && localStorage.getItem(ONBOARDED)
+  ? { report: api("/progress"), daily: api("/progress/daily?days=30") } : null;
+if (progressPrefetch) for (const request of Object.values(progressPrefetch)) request.catch(() => {});
 
 // ---- helpers -------------------------------------------------------------------------------
 function el(tag, attrs, ...children) {
@@ -185,13 +192,16 @@ function intervalText(totalSeconds) {
   const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
   return m === 0 ? `${s}s` : `${m}m ${s}s`;
 }
+// One formatter each, made once: toLocaleString with options builds a new one per call, which was
+// most of the cost of drawing a chart's day labels.
+const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const DAY = new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric" });
 function when(iso) {
   const date = new Date(iso);
-  return isNaN(date) ? iso : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return isNaN(date) ? iso : WHEN.format(date);
 }
 function dayLabel(day) {
-  const date = new Date(day + "T12:00:00");
-  return date.toLocaleDateString(undefined, { weekday: "short", month: "short", day: "numeric" });
+  return DAY.format(new Date(day + "T12:00:00"));
 }
 const modeName = (mode) => ({ challenge: "Challenge", passive: "Passive", fear: "Fear" }[mode] || mode);
 const zoneBadge = (zone) => el("span", { class: `zone ${zone}` }, zone);
@@ -302,9 +312,10 @@ function liveCard() {
     if (live.finished.session_id) card.append(el("p", {}, el("a", { href: `#/session/${encodeURIComponent(live.finished.session_id)}` }, "See this session")));
   }
   if (live.feedback.length) {
-    const list = el("ol", { "aria-label": mode === "passive" ? "Boundaries" : "Feedback per attempt", "data-role": "feedback" });
+    // The device's words already name the zone; the dot only colours it.
+    const list = el("ol", { class: "feedback", "aria-label": mode === "passive" ? "Boundaries" : "Feedback per attempt", "data-role": "feedback" });
     for (const item of live.feedback) {
-      list.append(el("li", {}, `${item.index} of ${item.count}: `, item.text, " ", item.zone ? zoneBadge(item.zone) : null));
+      list.append(el("li", {}, item.zone ? el("span", { class: `zone ${item.zone}`, "aria-hidden": "true" }) : null, `${item.index} of ${item.count}: `, item.text));
     }
     card.append(list);
   }
@@ -459,8 +470,10 @@ let progressDays = 30, progressInterval = "";
 async function pageProgress() {
   setTitle("Progress");
   const filter = progressInterval ? `interval=${encodeURIComponent(progressInterval)}` : "";
-  const reportRequest = api(`/progress${filter ? `?${filter}` : ""}`);
-  const dailyRequest = api(`/progress/daily?days=${progressDays}${filter ? `&${filter}` : ""}`);
+  const early = !filter && progressDays === 30 ? progressPrefetch : null;
+  progressPrefetch = null;
+  const reportRequest = early ? early.report : api(`/progress${filter ? `?${filter}` : ""}`);
+  const dailyRequest = early ? early.daily : api(`/progress/daily?days=${progressDays}${filter ? `&${filter}` : ""}`);
   dailyRequest.catch(() => {}); // handled below; no unhandled rejection while the summary is drawn
   main.replaceChildren(el("h1", {}, "Progress"), el("p", { class: "muted" }, "Loading…"));
   const shown = location.hash;
@@ -696,7 +709,7 @@ window.addEventListener("hashchange", route);
 startEvents();
 route();
 })();
-"""#####, "9f43ad9ad9dae01c"),
+"""#####, "08bdb7640c03ddd2"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -706,8 +719,8 @@ route();
 <meta name="color-scheme" content="light dark">
 <title>Chronoception</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/app.css">
-<script src="/app.js" defer></script>
+<link rel="stylesheet" href="/app.css?v=f3ea29cc2ad4d56b">
+<script src="/app.js?v=08bdb7640c03ddd2" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -725,6 +738,6 @@ route();
 </main>
 </body>
 </html>
-"""#####, "d7ac5b7d4d720436"),
+"""#####, "fa242b85c6680341"),
     ]
 }
