@@ -17,12 +17,19 @@ public final class FakeDevice: DeviceControl {
     }
 
     private let state: Mutex<State>
+    private let setupReport: DeviceSetup
 
-    public init(status: DeviceStatus = DeviceStatus(state: "Idle", board: "desktop", health: "on")) {
+    public init(status: DeviceStatus = DeviceStatus(state: "Idle", board: "desktop", health: "on"),
+                setup: DeviceSetup = DeviceSetup(board: "desktop", parts: [
+                    DeviceSetup.Part(name: "button", status: .info, detail: "terminal keyboard"),
+                ], note: "The drivers the fake device opened.")) {
         state = Mutex(State(status: status))
+        setupReport = setup
     }
 
     public func status() -> DeviceStatus { state.withLock { $0.status } }
+
+    public func setup() -> DeviceSetup { setupReport }
 
     /// Every action asked for, in order.
     public var actions: [DeviceAction] { state.withLock { $0.actions } }

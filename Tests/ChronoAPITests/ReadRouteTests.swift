@@ -28,6 +28,31 @@ struct ReadRouteTests {
         }
     }
 
+    @Test("device setup: the device's parts as it opened them; without a device, none and a note saying so")
+    func deviceSetup() async throws {
+        let setup = DeviceSetup(board: "raspberry-pi-4b", parts: [
+            DeviceSetup.Part(name: "button", status: .ok, detail: "gpiochip0 line 17 (GPIO17), active-low"),
+            DeviceSetup.Part(name: "sound", status: .warning, detail: "the mixer is muted", fix: "Sound is disabled."),
+        ], note: "As opened.")
+        try await APIHarness.with(device: FakeDevice(setup: setup)) { api in
+            let reply = try await api.request("/api/v1/device")
+            let json = try #require(reply.json["setup"] as? [String: Any])
+            #expect(json["board"] as? String == "raspberry-pi-4b")
+            let parts = try #require(json["parts"] as? [[String: Any]])
+            #expect(parts.compactMap { $0["name"] as? String } == ["button", "sound"])
+            #expect(parts.compactMap { $0["status"] as? String } == ["ok", "warning"])
+            #expect(parts[0]["fix"] is NSNull)
+            #expect(parts[1]["fix"] as? String == "Sound is disabled.")
+        }
+        try await APIHarness.with(device: NoDevice()) { api in
+            let json = try #require(try await api.request("/api/v1/device").json["setup"] as? [String: Any])
+            #expect(json["board"] is NSNull)
+            #expect((json["parts"] as? [Any])?.isEmpty == true)
+            #expect((json["note"] as? String)?.contains("No device is attached") == true)
+            #expect((json["note"] as? String)?.contains("board check") == true)
+        }
+    }
+
     @Test("the session list filters by mode, interval, status and dates, and pages with a cursor")
     func sessionList() async throws {
         try await APIHarness.with { api in

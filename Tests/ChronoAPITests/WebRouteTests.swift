@@ -9,7 +9,7 @@ import Testing
             let page = try await api.request("/", headers: [("Accept", "text/html,application/xhtml+xml")])
             #expect(page.status == 200)
             #expect(page.headers.first(name: "Content-Type") == "text/html; charset=utf-8")
-            #expect(page.text.contains("<script src=\"/app.js\" defer></script>"))
+            #expect(page.text.contains("<script src=\"/app.js?v=\(WebAssets.files["/app.js"]?.etag ?? "")\" defer></script>"))
             #expect(page.headers.first(name: "Content-Security-Policy")?.contains("connect-src 'self'") == true)
             let index = try await api.request("/")
             #expect(index.json["api"] as? String == "/api/v1")
@@ -30,6 +30,21 @@ import Testing
             }
             let missing = try await api.request("/nothing.js")
             #expect(missing.status == 404)
+        }
+    }
+
+    @Test func thePageNamesVersionedAssetsThatAreKeptWithoutAsking() async throws {
+        try await APIHarness.with { api in
+            let page = try await api.request("/index.html")
+            for path in ["/app.js", "/app.css"] {
+                let tag = try #require(WebAssets.files[path]?.etag)
+                #expect(page.text.contains("\"\(path)?v=\(tag)\""), "index.html names \(path) with its version")
+                let versioned = try await api.request("\(path)?v=\(tag)")
+                #expect(versioned.status == 200)
+                #expect(versioned.headers.first(name: "Cache-Control") == "public, max-age=31536000, immutable")
+                let stale = try await api.request("\(path)?v=0000000000000000")
+                #expect(stale.headers.first(name: "Cache-Control") == "no-cache")
+            }
         }
     }
 

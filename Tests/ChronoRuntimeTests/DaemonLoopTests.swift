@@ -87,6 +87,13 @@ struct DaemonLoopTests {
         let harness = rig.harness
         let heard = Mutex<[RuntimeEvent]>([])
         let subscription = harness.handle.subscribe { event in heard.withLock { $0.append(event) } }
+        // Each event carries when the loop published it: in order, and before it was heard.
+        let stamps = Mutex<[(published: Int64, heard: Int64)]>([])
+        let timed = harness.events.subscribeWithTimes { _, publishedAt in
+            let heardAt = MonotonicClock.now().nanoseconds
+            stamps.withLock { $0.append((publishedAt.nanoseconds, heardAt)) }
+        }
+        defer { timed.cancel() }
         harness.start()
         try harness.waitForLine("Ready. Tap")
         // The state is delivered on the writer thread right after the line.
@@ -109,6 +116,11 @@ struct DaemonLoopTests {
         #expect(states.first == .idle)
         #expect(states.contains(.attemptRunning))
         #expect(states.last == .stopped)
+        let times = stamps.withLock { $0 }
+        #expect(times.count == events.count)
+        #expect(times.allSatisfy { $0.published > 0 && $0.published <= $0.heard })
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0.published <= $1.published })
+        #expect(harness.events.latestStatePublishedAt != nil)
     }
 }
 

@@ -10,6 +10,8 @@ import ChronoCore
 public protocol DeviceControl: Sendable {
     /// What the device is doing now.
     func status() -> DeviceStatus
+    /// The board and its parts as they were opened (onboarding's setup status).
+    func setup() -> DeviceSetup
     /// Asks the device to do something; the device decides and answers.
     func perform(_ action: DeviceAction) async -> DeviceActionResult
     /// Live events from now on, until the consumer stops iterating (then the stream is finished).

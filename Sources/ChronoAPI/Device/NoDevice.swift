@@ -9,6 +9,8 @@ public struct NoDevice: DeviceControl {
         DeviceStatus(state: DeviceStatus.noDeviceState)
     }
 
+    public func setup() -> DeviceSetup { .noDevice }
+
     public func perform(_ action: DeviceAction) async -> DeviceActionResult {
         switch action {
         case .approvePairing:

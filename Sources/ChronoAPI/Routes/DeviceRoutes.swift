@@ -10,6 +10,7 @@ enum DeviceRoutes {
             let last = try await state.withStore { try $0.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first }
             return JSONResponse.ok(.object([
                 ("device", status.json),
+                ("setup", state.device.setup().json),
                 ("last_session", last.map(lastSessionJSON) ?? .null),
             ]))
         }

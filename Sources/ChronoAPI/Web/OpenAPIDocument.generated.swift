@@ -56,11 +56,15 @@ enum OpenAPIDocument {
                   "type": "object",
                   "required": [
                     "device",
+                    "setup",
                     "last_session"
                   ],
                   "properties": {
                     "device": {
                       "$ref": "#/components/schemas/DeviceStatus"
+                    },
+                    "setup": {
+                      "$ref": "#/components/schemas/DeviceSetup"
                     },
                     "last_session": {
                       "type": "object",
@@ -2380,7 +2384,8 @@ enum OpenAPIDocument {
           },
           "updated": {
             "type": "string",
-            "nullable": true
+            "nullable": true,
+            "description": "When the device's loop published this state (ISO 8601, milliseconds, wall clock); null without a device. A page compares it with its own clock to measure event-to-screen latency."
           }
         }
       },
@@ -2733,6 +2738,58 @@ enum OpenAPIDocument {
                 }
               }
             }
+          }
+        }
+      },
+      "DeviceSetup": {
+        "type": "object",
+        "required": [
+          "board",
+          "parts",
+          "note"
+        ],
+        "description": "The device's setup for onboarding: its board and each part (board, button, motor, sound) in `board check`'s words, as the daemon opened them. Without a device (`companion`), no parts and a note saying so.",
+        "properties": {
+          "board": {
+            "type": "string",
+            "nullable": true
+          },
+          "parts": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "name",
+                "status",
+                "detail",
+                "fix"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string",
+                  "description": "board, button, motor or sound."
+                },
+                "status": {
+                  "type": "string",
+                  "enum": [
+                    "ok",
+                    "warning",
+                    "info"
+                  ],
+                  "description": "ok: opened and working; warning: works, not as configured (the fix says what to do); info: nothing to check (a terminal driver, no sound configured, not opened)."
+                },
+                "detail": {
+                  "type": "string"
+                },
+                "fix": {
+                  "type": "string",
+                  "nullable": true
+                }
+              }
+            }
+          },
+          "note": {
+            "type": "string"
           }
         }
       }

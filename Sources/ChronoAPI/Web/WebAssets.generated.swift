@@ -20,6 +20,7 @@ enum WebAssets {
   }
 }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 html { -webkit-text-size-adjust: 100%; }
 body {
   margin: 0; background: var(--bg); color: var(--text);
@@ -76,6 +77,11 @@ input[type="checkbox"] { width: 22px; height: 22px; min-height: 0; }
 .status { padding: 8px 12px; border-radius: 8px; border: 1px solid var(--line); margin: 8px 0; }
 .status.error { border-color: var(--red); color: var(--red); }
 .status.ok { border-color: var(--green); color: var(--green); }
+.badge { display: inline-block; min-width: 3.2em; text-align: center; font-size: .85em; font-weight: 700; border-radius: 6px; padding: 0 6px; border: 1px solid currentColor; }
+.badge.ok { color: var(--green); } .badge.warning { color: var(--yellow); } .badge.info { color: var(--muted); }
+ul.plain.setup > li { padding: 4px 0; border-top: 0; }
+ol.feedback { list-style: none; padding: 0; margin: 6px 0; }
+ol.feedback .zone { margin-right: 6px; }
 .zone { display: inline-flex; align-items: center; gap: 4px; font-weight: 600; }
 .zone::before { content: ""; width: 10px; height: 10px; border-radius: 50%; background: currentColor; }
 .zone.green { color: var(--green); } .zone.yellow { color: var(--yellow); } .zone.red { color: var(--red); }
@@ -120,7 +126,7 @@ main > .row[role="group"] { margin-bottom: 16px; }
   th, td { padding: 6px 4px; font-size: .9rem; }
   .big { font-size: 1.7rem; }
 }
-"""#####, "3338485ae8b3131d"),
+"""#####, "f3ea29cc2ad4d56b"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a small single-page app over the device API (/api/v1). No build step.
 "use strict";
@@ -129,6 +135,11 @@ const API = "/api/v1";
 const ONBOARDED = "chronoception.onboarded";
 const main = document.getElementById("main");
 let live = null; // the live card's state, kept across page changes
+// Progress is the heaviest page: when the app opens on it, its two requests leave before the rest of
+// this script is evaluated (pageProgress takes them over).
+let progressPrefetch = /^#\/progress\/?$/.test(location.hash) && localStorage.getItem(ONBOARDED)
+  ? { report: api("/progress"), daily: api("/progress/daily?days=30") } : null;
+if (progressPrefetch) for (const request of Object.values(progressPrefetch)) request.catch(() => {});
 
 // ---- helpers -------------------------------------------------------------------------------
 function el(tag, attrs, ...children) {
@@ -181,13 +192,16 @@ function intervalText(totalSeconds) {
   const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
   return m === 0 ? `${s}s` : `${m}m ${s}s`;
 }
+// One formatter each, made once: toLocaleString with options builds a new one per call, which was
+// most of the cost of drawing a chart's day labels.
+const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const DAY = new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric" });
 function when(iso) {
   const date = new Date(iso);
-  return isNaN(date) ? iso : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return isNaN(date) ? iso : WHEN.format(date);
 }
 function dayLabel(day) {
-  const date = new Date(day + "T12:00:00");
-  return date.toLocaleDateString(undefined, { weekday: "short", month: "short", day: "numeric" });
+  return DAY.format(new Date(day + "T12:00:00"));
 }
 const modeName = (mode) => ({ challenge: "Challenge", passive: "Passive", fear: "Fear" }[mode] || mode);
 const zoneBadge = (zone) => el("span", { class: `zone ${zone}` }, zone);
@@ -225,6 +239,8 @@ const stateWords = (device) => STATE_WORDS[device.state] || device.state;
 // The stream is closed when the page is hidden for good or put in the back-forward cache: a browser
 // allows six connections per server over HTTP/1.1, and streams left open would starve later pages.
 let source = null;
+const finishedSessions = new Set();
+let latestDevice = null; // the last state heard, for Home's status line
 window.addEventListener("pagehide", () => { if (source) { source.close(); source = null; } });
 window.addEventListener("pageshow", (event) => { if (event.persisted && !source) startEvents(); });
 function startEvents() {
@@ -232,18 +248,24 @@ function startEvents() {
   source = new EventSource(API + "/events");
   source.addEventListener("state", (event) => {
     const device = JSON.parse(event.data);
-    const wasRunning = live && live.running;
-    if (device.session_in_progress) {
+    latestDevice = device;
+    // The device sends `session_finished` before its last states of that session (FeedbackFlash,
+    // SessionSummary): those must not bring a finished session's card back as running.
+    const finished = device.session_id && finishedSessions.has(device.session_id);
+    if (device.session_in_progress && !finished) {
       if (!live || !live.running || (device.session_id && live.sessionID && device.session_id !== live.sessionID)) {
-        live = { running: true, sessionID: device.session_id, feedback: [], finished: null, device };
+        const same = live && live.sessionID && live.sessionID === device.session_id;
+        live = { running: true, sessionID: device.session_id, feedback: same ? live.feedback : [], finished: null, device };
       }
       live.device = device;
       if (device.session_id) live.sessionID = device.session_id;
-    } else if (live && wasRunning) {
+    } else if (live && live.running) {
+      // Left the session without a session_finished (e.g. the daemon stopped): the card ends.
       live.running = false;
       live.device = device;
-    } else {
-      live = live && live.finished ? live : { running: false, device, feedback: [], finished: null };
+    } else if (!live) {
+      live = { running: false, device, feedback: [], finished: null };
+    } else if (!live.finished) {
       live.device = device;
     }
     renderLive();
@@ -256,6 +278,7 @@ function startEvents() {
   });
   source.addEventListener("session_finished", (event) => {
     const item = JSON.parse(event.data);
+    finishedSessions.add(item.session_id);
     if (!live) live = { feedback: [], device: null };
     live.running = false;
     live.finished = item;
@@ -266,7 +289,8 @@ function liveCard() {
   if (!live || (!live.running && !live.finished)) return null;
   const device = live.device || {};
   const mode = device.mode;
-  const card = el("section", { class: "card live", id: "live-card", "aria-labelledby": "live-title", "data-state": device.state || "" });
+  // data-updated: when the device published the state shown (tests measure event-to-screen latency with it).
+  const card = el("section", { class: "card live", id: "live-card", "aria-labelledby": "live-title", "data-state": device.state || "", "data-updated": device.updated || "" });
   card.append(el("h2", { id: "live-title" }, live.running ? "Session in progress" : "Session ended"));
   if (mode) {
     card.append(el("p", { class: "phase" }, modeName(mode), " · ", el("span", { "data-role": "target" }, device.interval || "")));
@@ -288,9 +312,10 @@ function liveCard() {
     if (live.finished.session_id) card.append(el("p", {}, el("a", { href: `#/session/${encodeURIComponent(live.finished.session_id)}` }, "See this session")));
   }
   if (live.feedback.length) {
-    const list = el("ol", { "aria-label": mode === "passive" ? "Boundaries" : "Feedback per attempt", "data-role": "feedback" });
+    // The device's words already name the zone; the dot only colours it.
+    const list = el("ol", { class: "feedback", "aria-label": mode === "passive" ? "Boundaries" : "Feedback per attempt", "data-role": "feedback" });
     for (const item of live.feedback) {
-      list.append(el("li", {}, `${item.index} of ${item.count}: `, item.text, " ", item.zone ? zoneBadge(item.zone) : null));
+      list.append(el("li", {}, item.zone ? el("span", { class: `zone ${item.zone}`, "aria-hidden": "true" }) : null, `${item.index} of ${item.count}: `, item.text));
     }
     card.append(list);
   }
@@ -309,6 +334,8 @@ async function control(verb, message) {
   catch (error) { message.textContent = error.message; }
 }
 function renderLive() {
+  const line = document.querySelector("[data-role=device-state]");
+  if (line && latestDevice) line.textContent = stateWords(latestDevice);
   const slot = document.getElementById("live-slot");
   if (!slot) return;
   const card = liveCard();
@@ -337,18 +364,25 @@ async function pageWelcome() {
     el("div", { class: "row" }, el("button", { type: "button", id: "finish-onboarding", onclick: () => { localStorage.setItem(ONBOARDED, "1"); location.hash = "#/home"; } }, "Continue to Home")));
   try {
     const data = await api("/device");
-    const d = data.device;
-    device.replaceChildren(
-      el("p", {}, el("strong", {}, "Status: "), stateWords(d)),
-      el("ul", {},
-        el("li", {}, "Board: ", d.board || "none attached here"),
-        el("li", {}, "Button, motor and sound: ", d.board ? "checked on the device with " : "when a board is attached, check them with ", el("code", {}, "chronoception board check"), "."),
-        el("li", {}, "Health log: ", d.health || "see below")));
+    device.replaceChildren(el("p", {}, el("strong", {}, "Status: "), stateWords(data.device)), setupList(data.setup));
   } catch (error) { device.replaceChildren(errorBox(error)); }
   try {
     const h = await api("/health");
     health.replaceChildren(el("p", {}, el("strong", {}, "Now: "), `${h.status} — ${h.written} written, ${h.owed_total} owed, file ${h.path}`));
   } catch (error) { health.replaceChildren(errorBox(error)); }
+}
+
+// The device's setup as the daemon opened it (GET /device's `setup`, in `board check`'s words).
+const PART_NAMES = { board: "Board", button: "Button", second_button: "Second button", motor: "Motor", led: "LED", sound: "Sound" };
+const SETUP_WORDS = { ok: "OK", warning: "Check", info: "Note" };
+function withCode(text) { return text.split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)); }
+function setupList(setup) {
+  const list = setup.parts.length ? el("ul", { class: "plain setup", "data-role": "setup" }, setup.parts.map((part) =>
+    el("li", { "data-part": part.name, "data-status": part.status },
+      el("span", { class: `badge ${part.status}` }, SETUP_WORDS[part.status] || part.status), " ",
+      el("strong", {}, PART_NAMES[part.name] || part.name), ": ", withCode(part.detail),
+      part.fix ? el("span", { class: "hint" }, " — ", withCode(part.fix)) : null))) : null;
+  return el("div", {}, list, el("p", { class: "muted", "data-role": "setup-note" }, withCode(setup.note)));
 }
 
 async function pageHome() {
@@ -429,16 +463,23 @@ function dailyChart(series, { label, max, format }) {
 }
 
 let progressDays = 30, progressInterval = "";
+// Both requests start at once; the summary (per-interval cards, mode mix, recent sessions) is drawn as
+// soon as /progress answers and the day-by-day charts as soon as /progress/daily does, each into its
+// own slot, so the first content never waits for the slower of the two. Marks for the browser tier:
+// `progress-summary` (summary in the DOM: the first render) and `progress-charts`.
 async function pageProgress() {
   setTitle("Progress");
+  const filter = progressInterval ? `interval=${encodeURIComponent(progressInterval)}` : "";
+  const early = !filter && progressDays === 30 ? progressPrefetch : null;
+  progressPrefetch = null;
+  const reportRequest = early ? early.report : api(`/progress${filter ? `?${filter}` : ""}`);
+  const dailyRequest = early ? early.daily : api(`/progress/daily?days=${progressDays}${filter ? `&${filter}` : ""}`);
+  dailyRequest.catch(() => {}); // handled below; no unhandled rejection while the summary is drawn
   main.replaceChildren(el("h1", {}, "Progress"), el("p", { class: "muted" }, "Loading…"));
-  const query = progressInterval ? `?interval=${encodeURIComponent(progressInterval)}` : "";
-  let report, daily;
-  try {
-    [report, daily] = await Promise.all([api(`/progress${query}`),
-      api(`/progress/daily?days=${progressDays}${progressInterval ? `&interval=${encodeURIComponent(progressInterval)}` : ""}`)]);
-  } catch (error) { main.replaceChildren(el("h1", {}, "Progress"), errorBox(error)); return; }
-  window.__progressFetched = performance.now();
+  const shown = location.hash;
+  let report;
+  try { report = await reportRequest; } catch (error) { main.replaceChildren(el("h1", {}, "Progress"), errorBox(error)); return; }
+  if (location.hash !== shown) return; // left the page meanwhile
   const nodes = [el("h1", {}, "Progress")];
   const total = report.completed_sessions + report.aborted_sessions + report.interrupted_sessions;
   if (total === 0 && !progressInterval) { main.replaceChildren(...nodes, emptyFirstSession()); return; }
@@ -458,16 +499,9 @@ async function pageProgress() {
   }
   const range = el("div", { class: "row", role: "group", "aria-label": "Days shown" },
     [30, 90].map((n) => el("button", { type: "button", class: "chip", "aria-pressed": String(progressDays === n), onclick: () => { progressDays = n; pageProgress(); } }, `${n} days`)));
-  const missing = daily.time_acuity.filter((p) => p.value === null).length;
+  const charts = el("div", { "data-role": "charts" }, el("p", { class: "muted" }, "Loading…"));
   nodes.push(el("section", { class: "card", "aria-labelledby": "c-title" },
-    el("div", { class: "spread" }, el("h2", { id: "c-title" }, "Day by day"), range),
-    el("h3", {}, "Time Acuity (0–100)"),
-    dailyChart(daily.time_acuity, { label: `Time Acuity per day over ${progressDays} days; ${missing} days without attempts are gaps`, max: 100, format: (v) => String(Math.round(v)) }),
-    el("h3", {}, "Typical error"),
-    dailyChart(daily.typical_error_seconds, { label: `Typical error per day over ${progressDays} days`, format: seconds }),
-    el("div", { class: "legend" }, el("span", {}, el("span", { class: "swatch" }), "a day's value"),
-      el("span", {}, el("span", { class: "swatch gap" }), `no attempts that day (${missing} of ${progressDays})`)),
-    el("p", { class: "hint" }, "Select a day's point to see that day's sessions.")));
+    el("div", { class: "spread" }, el("h2", { id: "c-title" }, "Day by day"), range), charts));
   if (report.intervals.length > 1 || progressInterval) nodes.splice(1, 0, intervalChips);
   if (report.intervals.length) nodes.push(cards);
   else nodes.push(el("p", { class: "card" }, "No completed sessions at this interval yet."));
@@ -479,7 +513,22 @@ async function pageProgress() {
   }
   nodes.push(el("section", { class: "card", "aria-labelledby": "r-title" }, el("h2", { id: "r-title" }, "Recent sessions"), sessionList(report.recent_sessions)));
   main.replaceChildren(...nodes);
+  performance.mark("progress-summary");
   window.__progressRendered = performance.now();
+  let daily;
+  try { daily = await dailyRequest; } catch (error) { charts.replaceChildren(errorBox(error)); return; }
+  if (location.hash !== shown) return;
+  const missing = daily.time_acuity.filter((p) => p.value === null).length;
+  charts.replaceChildren(
+    el("h3", {}, "Time Acuity (0–100)"),
+    dailyChart(daily.time_acuity, { label: `Time Acuity per day over ${progressDays} days; ${missing} days without attempts are gaps`, max: 100, format: (v) => String(Math.round(v)) }),
+    el("h3", {}, "Typical error"),
+    dailyChart(daily.typical_error_seconds, { label: `Typical error per day over ${progressDays} days`, format: seconds }),
+    el("div", { class: "legend" }, el("span", {}, el("span", { class: "swatch" }), "a day's value"),
+      el("span", {}, el("span", { class: "swatch gap" }), `no attempts that day (${missing} of ${progressDays})`)),
+    el("p", { class: "hint" }, "Select a day's point to see that day's sessions."));
+  performance.mark("progress-charts");
+  window.__progressCharts = performance.now();
 }
 // Recent attempts' zones: a strip of dots, oldest first, and the counts in words.
 function zoneStrip(zones) {
@@ -660,7 +709,7 @@ window.addEventListener("hashchange", route);
 startEvents();
 route();
 })();
-"""#####, "0c2337c41a2611fb"),
+"""#####, "08bdb7640c03ddd2"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -670,8 +719,8 @@ route();
 <meta name="color-scheme" content="light dark">
 <title>Chronoception</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/app.css">
-<script src="/app.js" defer></script>
+<link rel="stylesheet" href="/app.css?v=f3ea29cc2ad4d56b">
+<script src="/app.js?v=08bdb7640c03ddd2" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -689,6 +738,6 @@ route();
 </main>
 </body>
 </html>
-"""#####, "d7ac5b7d4d720436"),
+"""#####, "fa242b85c6680341"),
     ]
 }

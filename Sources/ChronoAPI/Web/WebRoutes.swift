@@ -23,9 +23,12 @@ enum WebRoutes {
     static func response(_ path: String, _ request: Request) -> Response {
         guard let file = WebAssets.files[path] else { return Response(status: .notFound) }
         let etag = "\"\(file.etag)\""
+        // `?v=TAG` is how index.html names this very version: it never changes, so the browser keeps
+        // it without asking again; any other request revalidates with the ETag.
+        let versioned = request.uri.queryParameters.get("v") == file.etag
         var headers: HTTPFields = [
             .contentType: file.contentType,
-            .cacheControl: "no-cache",
+            .cacheControl: versioned ? "public, max-age=31536000, immutable" : "no-cache",
             .eTag: etag,
             .contentSecurityPolicy: contentSecurityPolicy,
             .xContentTypeOptions: "nosniff",

@@ -13,6 +13,7 @@ import Synchronization
 final class DaemonDevice: DeviceControl {
     let hub: RuntimeEventHub
     private let handle = Mutex<DaemonHandle?>(nil)
+    private let setupReport = Mutex<DeviceSetup?>(nil)
 
     init(hub: RuntimeEventHub) {
         self.hub = hub
@@ -23,9 +24,18 @@ final class DaemonDevice: DeviceControl {
         handle.withLock { $0 = current }
     }
 
+    /// The drivers as opened (again after an input-device button came back).
+    func report(setup: DeviceSetup) {
+        setupReport.withLock { $0 = setup }
+    }
+
+    func setup() -> DeviceSetup {
+        setupReport.withLock { $0 } ?? DeviceSetup(board: nil, parts: [], note: "The device is waiting for its button to be connected.")
+    }
+
     func status() -> DeviceStatus {
         guard let state = hub.latestState else { return DeviceStatus(state: RuntimeState.Name.stopped.rawValue) }
-        return Self.status(state)
+        return Self.status(state, publishedAt: hub.latestStatePublishedAt)
     }
 
     func perform(_ action: DeviceAction) async -> DeviceActionResult {
@@ -39,11 +49,11 @@ final class DaemonDevice: DeviceControl {
         AsyncStream { continuation in
             // Attempt k of N comes with the state; the feedback event carries N from the last state seen.
             let attemptCount = Mutex<Int?>(nil)
-            let subscription = hub.subscribe { event in
+            let subscription = hub.subscribeWithTimes { event, publishedAt in
                 switch event {
                 case .stateChanged(let state):
                     attemptCount.withLock { $0 = state.attemptCount ?? state.repetitionCount }
-                    continuation.yield(.state(Self.status(state)))
+                    continuation.yield(.state(Self.status(state, publishedAt: publishedAt)))
                 case .attemptFeedback(let sessionID, let measurement):
                     // Sent once the attempt is answered: never an elapsed time while it runs.
                     continuation.yield(.feedback(DeviceFeedback(
@@ -57,12 +67,15 @@ final class DaemonDevice: DeviceControl {
         }
     }
 
-    static func status(_ state: RuntimeState) -> DeviceStatus {
+    /// `updated` is when the loop published the state, on the wall clock (what a page compares with
+    /// its own clock to measure how long an event took to reach the screen).
+    static func status(_ state: RuntimeState, publishedAt: MonotonicInstant?) -> DeviceStatus {
         DeviceStatus(version: RuntimeState.formatVersion, state: state.state.rawValue, board: state.board, mode: state.mode,
                      interval: state.interval, attempt: state.attempt, attemptCount: state.attemptCount,
                      repetitionsDone: state.repetitionsDone, repetitionCount: state.repetitionCount,
                      nextBoundary: state.nextBoundary, fearSound: state.fearSound, health: state.health,
-                     lastFeedback: state.lastFeedback, sessionID: state.sessionID, offeredPreset: state.offeredPreset)
+                     lastFeedback: state.lastFeedback, sessionID: state.sessionID, offeredPreset: state.offeredPreset,
+                     updated: publishedAt.map { MonotonicClock.wallClockAnchor().wallTime(at: $0) })
     }
 
     static func request(for action: DeviceAction) -> DaemonRequest {

@@ -52,7 +52,7 @@ struct BoardCheckCommand: ParsableCommand {
 
     private func checkMotor(_ motor: MotorConfiguration, report: inout BringUpReport) {
         guard case .gpiod(let line) = motor.driver else {
-            report.info("motor: terminal driver (pulses are shown as text by the runtime); no GPIO to open")
+            report.info("motor: \(BoardSetupText.terminalMotor)")
             return
         }
         let output: GpiodMotor
@@ -63,7 +63,7 @@ struct BoardCheckCommand: ParsableCommand {
             return
         }
         defer { output.close() }
-        report.pass("motor: \(output.resolved), \(line.activeLow ? "active-low" : "active-high"), requested off")
+        report.pass("motor: \(BoardSetupText.gpioMotor(output, line: line)), requested off")
         let pattern = HapticCue.start.pattern
         let start = HardwareClock.monotonicNanoseconds() + 50_000_000
         let limit = Int64(motor.safeMaxOnMilliseconds) * 1_000_000
@@ -88,7 +88,7 @@ struct BoardCheckCommand: ParsableCommand {
     private func checkButton(_ button: ButtonConfiguration, role: String, report: inout BringUpReport) {
         switch button.driver {
         case .terminal:
-            report.info("\(role): terminal keyboard (the runtime reads space/enter from the terminal); no GPIO to open")
+            report.info("\(role): \(BoardSetupText.terminalButton)")
         case .gpiod(let line):
             checkGpioButton(button, line: line, role: role, report: &report)
         case .evdev(let input):
@@ -105,10 +105,7 @@ struct BoardCheckCommand: ParsableCommand {
             return
         }
         defer { input.close() }
-        let debounce = input.resolved.kernelDebounceMicroseconds > 0
-            ? "kernel debounce \(input.resolved.kernelDebounceMicroseconds / 1000) ms"
-            : "no kernel debounce (libgpiod API v\(LibgpiodAPI.version)); the session core debounces \(button.debounceMilliseconds) ms"
-        report.pass("\(role): \(input.resolved), \(line.activeLow ? "active-low" : "active-high"), bias \(line.bias.rawValue), \(debounce)")
+        report.pass("\(role): \(BoardSetupText.gpioButton(input, line: line, debounceMilliseconds: button.debounceMilliseconds))")
         if let held = try? input.isPressed(), held {
             report.warn("\(role): reads as pressed right now", fix: "if it is not pressed, flip `\(role).active_low` in the board file")
         }
@@ -147,9 +144,7 @@ struct BoardCheckCommand: ParsableCommand {
             return
         }
         defer { button.close() }
-        report.pass("\(role): \(input.device) is \"\(button.name)\" at \(button.path)"
-            + (button.vendor != 0 ? String(format: " (USB %04x:%04x)", button.vendor, button.product) : "")
-            + ", key \(keyName), kernel timestamps on CLOCK_MONOTONIC\(button.grabbed ? ", grabbed" : "")")
+        report.pass("\(role): \(BoardSetupText.evdevButton(button, input: input))")
         if button.isPressed {
             report.warn("\(role): \(keyName) is held down right now", fix: "release it; if nothing is pressed, check `\(role).key`")
         }
@@ -212,14 +207,14 @@ struct BoardCheckCommand: ParsableCommand {
 
     private func checkSound(_ sound: SoundConfiguration, report: inout BringUpReport) {
         guard sound.driver == .alsa else {
-            report.info("sound: none configured; Fear Mode will behave like Challenge Mode")
+            report.info("sound: \(BoardSetupText.noSound)")
             return
         }
         let output = AlsaSound(configuration: sound)
         defer { output.close() }
         switch output.checkAudibility() {
         case .inaudible(let reason):
-            report.warn("sound: \(reason)", fix: "Sound is disabled. Fear Mode will behave like Challenge Mode.")
+            report.warn("sound: \(reason)", fix: BoardSetupText.soundDisabled)
             return
         case .audible(let description):
             report.pass("sound: \(description)")
@@ -228,7 +223,7 @@ struct BoardCheckCommand: ParsableCommand {
             try output.prepare()
             if let timing = output.timing { report.pass("sound: prepared, \(timing)") }
         } catch {
-            report.warn("sound: \(error)", fix: "Sound is disabled. Fear Mode will behave like Challenge Mode.")
+            report.warn("sound: \(error)", fix: BoardSetupText.soundDisabled)
             return
         }
         guard !noSound else { return }
@@ -240,7 +235,7 @@ struct BoardCheckCommand: ParsableCommand {
             try output.playAversiveSound()
             report.pass("sound: played the aversive sound (\((HardwareClock.monotonicNanoseconds() - started) / 1_000_000) ms until drained)")
         } catch {
-            report.warn("sound: \(error)", fix: "Sound is disabled. Fear Mode will behave like Challenge Mode.")
+            report.warn("sound: \(error)", fix: BoardSetupText.soundDisabled)
         }
     }
 }

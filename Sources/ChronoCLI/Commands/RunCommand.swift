@@ -66,7 +66,8 @@ struct RunCommand: ParsableCommand {
         // Sound is opened once, for the life of the daemon, when Fear may be used at all (the flag or
         // the setting at start; turning `fear-mode` on later needs a restart to open the device).
         var sound: (output: SoundOutput?, status: SoundStatus) = (nil, .inaudible(reason: "Fear Mode was not opted into when the device started"))
-        if SessionResolver.fearAllowed(flags: flags, settings: settings) {
+        let soundOpened = SessionResolver.fearAllowed(flags: flags, settings: settings)
+        if soundOpened {
             sound = drivers.openSound()
             if case .inaudible(let reason) = sound.status {
                 drivers.console.writeLine("Sound is disabled (\(reason)). Fear sessions will behave like Challenge.")
@@ -107,6 +108,7 @@ struct RunCommand: ParsableCommand {
                                                reloadOnHangup: hangupReloads))
             keeper.connect(loop.messenger)
             drivers.quitRelay.connect(loop.stopper)
+            device.report(setup: drivers.setup(sound: soundOpened ? soundStatus : nil))
             device.attach(DaemonHandle(loop: loop, events: events))
             defer { device.attach(nil) }
             let report: SessionLoop.Report

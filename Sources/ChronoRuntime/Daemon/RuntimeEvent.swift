@@ -17,19 +17,28 @@ public enum RuntimeEvent: Hashable, Sendable {
 public final class RuntimeEventHub: Sendable {
     private struct Subscribers {
         var next = 0
-        var handlers: [Int: @Sendable (RuntimeEvent) -> Void] = [:]
+        var handlers: [Int: @Sendable (RuntimeEvent, MonotonicInstant) -> Void] = [:]
     }
 
     private let subscribers = Mutex(Subscribers())
-    private let latest = Mutex<RuntimeState?>(nil)
+    private let latest = Mutex<(state: RuntimeState, publishedAt: MonotonicInstant)?>(nil)
 
     public init() {}
 
     /// The latest state delivered (nil before the loop has published one).
-    public var latestState: RuntimeState? { latest.withLock { $0 } }
+    public var latestState: RuntimeState? { latest.withLock { $0?.state } }
+
+    /// When the loop published the latest state (nil before it has published one).
+    public var latestStatePublishedAt: MonotonicInstant? { latest.withLock { $0?.publishedAt } }
 
     /// Adds a subscriber; keep the subscription and `cancel()` it to stop hearing.
     public func subscribe(_ handler: @escaping @Sendable (RuntimeEvent) -> Void) -> RuntimeSubscription {
+        subscribeWithTimes { event, _ in handler(event) }
+    }
+
+    /// Adds a subscriber that also hears when the loop published each event (read on the loop as it
+    /// posted the event, so the writer thread's queue is part of what a consumer can measure).
+    public func subscribeWithTimes(_ handler: @escaping @Sendable (RuntimeEvent, MonotonicInstant) -> Void) -> RuntimeSubscription {
         let id = subscribers.withLock { list in
             defer { list.next += 1 }
             list.handlers[list.next] = handler
@@ -40,11 +49,11 @@ public final class RuntimeEventHub: Sendable {
         }
     }
 
-    /// Called on the writer thread.
-    func deliver(_ event: RuntimeEvent) {
-        if case .stateChanged(let state) = event { latest.withLock { $0 = state } }
+    /// Called on the writer thread; `publishedAt` is when the loop posted the event.
+    func deliver(_ event: RuntimeEvent, publishedAt: MonotonicInstant) {
+        if case .stateChanged(let state) = event { latest.withLock { $0 = (state, publishedAt) } }
         let handlers = subscribers.withLock { $0.handlers.sorted { $0.key < $1.key }.map(\.value) }
-        for handler in handlers { handler(event) }
+        for handler in handlers { handler(event, publishedAt) }
     }
 }
 

@@ -254,10 +254,11 @@ public final class SessionLoop {
                 if let recorder = sinks.recorder { recordWriter.post { recorder.sessionFinished(record) } }
             case .event(let event):
                 guard let events = sinks.events else { break }
+                let publishedAt = MonotonicClock.now()
                 if case .sessionFinished = event {
-                    recordWriter.post { events.deliver(event) }
+                    recordWriter.post { events.deliver(event, publishedAt: publishedAt) }
                 } else {
-                    displayWriter.post { events.deliver(event) }
+                    displayWriter.post { events.deliver(event, publishedAt: publishedAt) }
                 }
             case .offLoop(let job):
                 recordWriter.post(job)
@@ -274,7 +275,10 @@ public final class SessionLoop {
         guard state != lastState else { return }
         lastState = state
         if let publisher = statePublisher { displayWriter.post { publisher.publish(state) } }
-        if let events = sinks.events { displayWriter.post { events.deliver(.stateChanged(state)) } }
+        if let events = sinks.events {
+            let publishedAt = MonotonicClock.now()
+            displayWriter.post { events.deliver(.stateChanged(state), publishedAt: publishedAt) }
+        }
     }
 
     static func signalName(_ number: Int32) -> String {

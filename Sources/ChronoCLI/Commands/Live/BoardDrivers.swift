@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoAPI
 import ChronoCore
 import ChronoHardware
 import ChronoRuntime
@@ -17,6 +18,8 @@ final class BoardDrivers {
     let quitRelay: QuitRelay
     /// "press space" or "press the button".
     let pressHint: String
+    /// The board, button and motor as opened, in `board check`'s words (the API's setup status).
+    let setupParts: [DeviceSetup.Part]
     /// What the button is, for the first line of a session on a desktop board; nil for a GPIO button.
     var buttonIntroduction: String? {
         if let evdev = button as? EvdevButton {
@@ -47,6 +50,7 @@ final class BoardDrivers {
         quitRelay = QuitRelay()
         let relay = quitRelay
         var screen: TerminalScreen?
+        var parts = [DeviceSetup.Part(name: "board", status: .ok, detail: BoardSetupText.board(board))]
         switch board.button.driver {
         case .terminal:
             let terminalScreen = TerminalScreen()
@@ -55,12 +59,18 @@ final class BoardDrivers {
                 holdModel: KeyHoldModel(firstRepeatWindow: keyHoldMilliseconds * 1_000_000),
                 onQuit: { relay.stop(reason: "quit key") })
             pressHint = "press space"
+            parts.append(DeviceSetup.Part(name: "button", status: .info, detail: BoardSetupText.terminalButton))
         case .gpiod(let line):
-            button = try GpiodButton(line: line, debounceMilliseconds: board.button.debounceMilliseconds)
+            let gpio = try GpiodButton(line: line, debounceMilliseconds: board.button.debounceMilliseconds)
+            button = gpio
             pressHint = "press the button"
+            parts.append(DeviceSetup.Part(name: "button", status: .ok,
+                                          detail: BoardSetupText.gpioButton(gpio, line: line, debounceMilliseconds: board.button.debounceMilliseconds)))
         case .evdev(let input):
-            button = try EvdevButton(input: input)
+            let evdev = try EvdevButton(input: input)
+            button = evdev
             pressHint = input.keyCode == 57 ? "press space" : "press \(input.keyName)"
+            parts.append(DeviceSetup.Part(name: "button", status: .ok, detail: BoardSetupText.evdevButton(evdev, input: input)))
         }
         var motor: MotorOutput
         switch board.motor.driver {
@@ -68,9 +78,12 @@ final class BoardDrivers {
             let terminalScreen = screen ?? TerminalScreen()
             screen = terminalScreen
             motor = TerminalMotor(screen: terminalScreen, bell: bell)
+            parts.append(DeviceSetup.Part(name: "motor", status: .info, detail: BoardSetupText.terminalMotor))
         case .gpiod(let line):
             do {
-                motor = try GpiodMotor(line: line)
+                let gpio = try GpiodMotor(line: line)
+                motor = gpio
+                parts.append(DeviceSetup.Part(name: "motor", status: .ok, detail: BoardSetupText.gpioMotor(gpio, line: line)))
             } catch {
                 button.close()
                 throw error
@@ -78,6 +91,7 @@ final class BoardDrivers {
         }
         if let motorLog { motor = LoggingMotor(wrapping: motor, logPath: motorLog) }
         self.motor = motor
+        setupParts = parts
         if let screen {
             console = TerminalLines(screen: screen)
         } else {
@@ -107,6 +121,26 @@ final class BoardDrivers {
                 }
             }
         }
+    }
+
+    /// The setup as the API reports it: the parts opened here, and the sound as the daemon left it
+    /// (`sound` nil: not opened, because Fear Mode was not opted into when the daemon started).
+    func setup(sound: SoundStatus?) -> DeviceSetup {
+        let soundPart: DeviceSetup.Part
+        switch (board.sound.driver, sound) {
+        case (.none, _):
+            soundPart = DeviceSetup.Part(name: "sound", status: .info, detail: BoardSetupText.noSound)
+        case (.alsa, nil):
+            soundPart = DeviceSetup.Part(name: "sound", status: .info,
+                                         detail: "not opened: the sound is only for Fear Mode, which was not opted into when the device started",
+                                         fix: "turn Fear Mode on in Settings and restart the device; `chronoception board check` plays the sound")
+        case (.alsa, .audible?):
+            soundPart = DeviceSetup.Part(name: "sound", status: .ok, detail: "audible: the mixer is on and the device is prepared for Fear Mode")
+        case (.alsa, .inaudible(let reason)?):
+            soundPart = DeviceSetup.Part(name: "sound", status: .warning, detail: reason, fix: BoardSetupText.soundDisabled)
+        }
+        return DeviceSetup(board: board.name, parts: setupParts + [soundPart],
+                           note: "As the device opened its drivers when it started. `chronoception board check` on the device also pulses the motor, waits for a press and plays the sound.")
     }
 
     /// Switches the motor off and releases everything (restoring the terminal). Safe to call twice.
