@@ -168,6 +168,9 @@ struct SyncDeviceTests {
             #expect(failure.description.contains("ask the collector for a new code"))
         }
         #expect(try fixture.store.syncEnrolment() == nil)
+        // `sync status` says so, with the fix.
+        let failing = SyncStatusText.lines(try fixture.store.syncState()).filter { $0.hasPrefix("failing") }
+        #expect(failing.count == 1 && failing[0].contains("code_refused") == false && failing[0].contains("ask the collector for a new code"))
     }
 
     @Test("the real client over a loopback socket: enrol and push; a closed port is no route")

@@ -21,8 +21,18 @@ struct SyncExchange {
         var line: String { "sent \(sent) sessions (\(accepted) new, \(duplicates) already there); \(pending) pending" }
     }
 
-    /// Enrols with the collector using a one-time code and keeps the grant.
+    /// Enrols with the collector using a one-time code and keeps the grant. A refusal is recorded
+    /// for `sync status` like a failed push.
     func enrol(url: CollectorURL, code: String, board: String, softwareVersion: String) async throws -> SyncEnrolment {
+        do {
+            return try await requestEnrolment(url: url, code: code, board: board, softwareVersion: softwareVersion)
+        } catch let failure as SyncFailure {
+            try? store.recordSyncFailure(code: failure.kind.rawValue, message: failure.description, nowUnixNanoseconds: now())
+            throw failure
+        }
+    }
+
+    private func requestEnrolment(url: CollectorURL, code: String, board: String, softwareVersion: String) async throws -> SyncEnrolment {
         let request = EnrolmentRequest(code: code, deviceID: try store.syncDeviceID(), board: board, softwareVersion: softwareVersion)
         let (status, body) = try await transport.post(SyncProtocol.enrolPath, body: try Self.encoder.encode(request), bearer: nil)
         guard status == 200 || status == 201 else { throw Self.refusal(status, body, during: "the enrolment") }

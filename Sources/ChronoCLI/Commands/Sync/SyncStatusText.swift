@@ -6,19 +6,22 @@ import ChronoStore
 enum SyncStatusText {
     static func lines(_ state: SyncState, offsetAt: (Int64) -> Int = { LocalTimeZone.utcOffsetSeconds(atUnixSeconds: $0 / 1_000_000_000) }) -> [String] {
         var lines: [String] = []
+        var failing: String?
+        if state.consecutiveFailures > 0, let message = state.lastFailureMessage {
+            let when = state.lastAttemptUnixNanoseconds.map { " (\(time($0, offsetAt)), \(state.consecutiveFailures) attempts in a row)" } ?? ""
+            failing = "failing\(when): \(message)"
+        }
         guard let enrolment = state.enrolment else {
             lines.append("not enrolled: run `chronoception sync add http://HOST:PORT --code CODE` (the code comes from `chronoception collector enrol NAME`)")
             lines.append("pending: \(state.pending) sessions (sent after enrolment)")
+            if let failing { lines.append(failing) }
             lines.append("device: \(state.deviceID)")
             return lines
         }
         lines.append("collector: \(enrolment.collectorURL) as '\(enrolment.deviceName)'")
         lines.append("pending: \(state.pending) sessions")
         lines.append("last success: \(state.lastSuccessUnixNanoseconds.map { time($0, offsetAt) } ?? "never")")
-        if state.consecutiveFailures > 0, let message = state.lastFailureMessage {
-            let when = state.lastAttemptUnixNanoseconds.map { " (\(time($0, offsetAt)), \(state.consecutiveFailures) attempts in a row)" } ?? ""
-            lines.append("failing\(when): \(message)")
-        }
+        if let failing { lines.append(failing) }
         if let problem = state.preferenceProblem {
             lines.append("preference refused: \(problem); change it on the collector")
         }
