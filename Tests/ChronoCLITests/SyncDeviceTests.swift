@@ -218,6 +218,20 @@ struct SyncDeviceTests {
         #expect(failure.description.contains("did not answer within"))
     }
 
+    @Test("https:// to something that does not speak TLS is a TLS failure naming the certificate fix")
+    func tlsFailure() async throws {
+        let server = try await FakeCollectorServer.start(FakeCollector())
+        let client = CollectorClient(url: try CollectorURL(parsing: "https://127.0.0.1:\(server.port)"), exchangeTimeout: .seconds(20))
+        let outcome = await Task { try await client.post(SyncProtocol.enrolPath, body: Data("{}".utf8), bearer: nil) }.result
+        await server.stop()
+        guard case .failure(let error) = outcome, let failure = error as? SyncFailure else {
+            Issue.record("a plain-http server answered over TLS")
+            return
+        }
+        #expect(failure.kind == .tlsFailed && failure.status == .collectorRefused)
+        #expect(failure.description.contains("certificate"))
+    }
+
     @Test("the retry schedule: SyncProtocol's delays plus at most 20 % jitter, fixed per device")
     func retrySchedule() {
         let device = "0f2b6c1e-5d7a-4c3b-9e8f-1a2b3c4d5e6f"
@@ -260,14 +274,13 @@ struct SyncDeviceTests {
         #expect(await restarted.step() == .whenNudged)
     }
 
-    @Test("the URL: http only, https refused naming the alternative, nonsense refused")
+    @Test("the URL: http and https, nonsense refused")
     func urls() throws {
         #expect(try CollectorURL(parsing: "http://192.168.1.20:8080").description == "http://192.168.1.20:8080")
         #expect(try CollectorURL(parsing: "http://collector.lan/study/").description == "http://collector.lan:80/study")
         #expect(try CollectorURL(parsing: "http://[::1]:9000").host == "::1")
-        do { _ = try CollectorURL(parsing: "https://c.example.org"); Issue.record("https accepted") } catch {
-            #expect(String(describing: error).contains("TLS-terminating tunnel or reverse proxy"))
-        }
+        let secure = try CollectorURL(parsing: "https://c.example.org/")
+        #expect(secure.usesTLS && secure.port == 443 && secure.description == "https://c.example.org:443")
         for bad in ["ftp://x", "c.example.org:80", "http://", "http://h:0", "http://h:99999", "http://u@h:1", "http://h:1/?q"] {
             #expect(throws: CollectorURL.Problem.self, "\(bad)") { _ = try CollectorURL(parsing: bad) }
         }
@@ -280,7 +293,6 @@ struct SyncDeviceTests {
         try fixture.addSessions(2)
         let dataDir = ["--data-dir", fixture.directory]
         #expect(Chronoception.execute(["sync", "now"] + dataDir) == ChronoCLI.ExitStatus.usage.rawValue)
-        #expect(Chronoception.execute(["sync", "add", "https://c.example.org", "--code", "C"] + dataDir) == ChronoCLI.ExitStatus.usage.rawValue)
         #expect(Chronoception.execute(["sync", "add", "not a url", "--code", "C"] + dataDir) == ChronoCLI.ExitStatus.usage.rawValue)
         #expect(Chronoception.execute(["sync", "add", "http://127.0.0.1:1", "--code", " "] + dataDir) == ChronoCLI.ExitStatus.usage.rawValue)
         // Nothing listens on port 1 of loopback.

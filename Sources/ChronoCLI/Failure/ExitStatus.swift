@@ -10,15 +10,15 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case checkFailed = 1
     /// `status`: no device is running (no state file, or its writer has ended).
     case notRunning = 3
-    /// `sync`: the collector cannot be reached (refused connection, no route, no DNS answer, a
-    /// timeout). Nothing is lost: try again later.
-    case collectorUnreachable = 68
     /// The command line is wrong: an unknown option, a missing or malformed value, a number out of range.
     case usage = 64
     /// An input file is malformed: an edge file, a state file, an import file.
     case badInput = 65
     /// An input file or board cannot be found or read.
     case noInput = 66
+    /// `sync`: the collector cannot be reached (refused connection, no route, no DNS answer, a
+    /// timeout). Nothing is lost: try again later.
+    case collectorUnreachable = 68
     /// A device (GPIO line, sound card, terminal) cannot be opened or used.
     case deviceUnavailable = 69
     /// A bug: something the program never expects. Please report it.

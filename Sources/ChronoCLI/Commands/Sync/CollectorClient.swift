@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// How a sync request reaches a collector: one POST of a JSON body, its status and body back. The
 /// HTTP client is the product's; tests may put something else here.
@@ -28,8 +29,14 @@ struct CollectorClient: CollectorTransport {
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(connectTimeout)
-                .connect(host: url.host, port: url.port) { channel in
+                .connect(host: url.host, port: url.port) { [url] channel in
                     channel.eventLoop.makeCompletedFuture {
+                        if url.usesTLS {
+                            // SNI and the name check need a host name; an IP address is checked as one.
+                            let isAddress = (try? SocketAddress(ipAddress: url.host, port: 0)) != nil
+                            try channel.pipeline.syncOperations.addHandler(
+                                NIOSSLClientHandler(context: try Self.tlsContext(), serverHostname: isAddress ? nil : url.host))
+                        }
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
                         return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
                     }
@@ -74,10 +81,20 @@ struct CollectorClient: CollectorTransport {
         } catch let failure as SyncFailure {
             if expired.isSet { throw Self.timedOut(where_, exchangeTimeout) }
             throw failure
+        } catch let tls as NIOSSLError {
+            throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed (\(tls))")
+        } catch let tls as BoringSSLError {
+            throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed (\(tls))")
         } catch {
             if expired.isSet { throw Self.timedOut(where_, exchangeTimeout) }
             throw SyncFailure(kind: .noRoute, detail: "the exchange with the collector at \(where_) failed (\(Self.reason(error)))")
         }
+    }
+
+    /// The client's TLS context: TLS 1.2 or later, certificates checked against the system's
+    /// trusted CAs (/etc/ssl/certs) and the URL's host name. Made once per exchange (a push is rare).
+    static func tlsContext() throws -> NIOSSLContext {
+        try NIOSSLContext(configuration: .makeClientConfiguration())
     }
 
     private static func timedOut(_ where_: String, _ timeout: TimeAmount) -> SyncFailure {

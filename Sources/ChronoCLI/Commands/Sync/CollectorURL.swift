@@ -1,15 +1,14 @@
-/// A collector's address as `sync add` takes it: `http://host[:port][/prefix]`.
-///
-/// Only `http://`: the release binary carries no TLS library (docs/SYNC.md, "The device"); a
-/// collector on the internet sits behind a TLS-terminating tunnel or reverse proxy the device reaches
-/// over http on its own network (or an SSH/WireGuard tunnel to the collector's port).
+/// A collector's address as `sync add` takes it: `http://host[:port][/prefix]` or `https://…`
+/// (TLS through NIOSSL, the certificate checked against the system's trusted CAs).
 struct CollectorURL: Hashable, Sendable, CustomStringConvertible {
     var host: String
     var port: Int
+    /// `https://`: the exchange runs over TLS.
+    var usesTLS: Bool
     /// A path prefix before `/api/v1/…` (a collector behind a reverse proxy's sub-path); "" or "/x".
     var prefix: String
 
-    var description: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(prefix)" }
+    var description: String { "\(usesTLS ? "https" : "http")://\(host.contains(":") ? "[\(host)]" : host):\(port)\(prefix)" }
 
     /// The error line when `text` is not a URL the device can use.
     struct Problem: Error, CustomStringConvertible {
@@ -18,13 +17,11 @@ struct CollectorURL: Hashable, Sendable, CustomStringConvertible {
 
     init(parsing text: String) throws(Problem) {
         let lower = text.lowercased()
-        if lower.hasPrefix("https://") {
-            throw Problem(description: "https:// is not supported on the device (it carries no TLS library); give the collector's http:// address, and to cross an untrusted network put a TLS-terminating tunnel or reverse proxy in front of the collector (docs/SYNC.md).")
+        usesTLS = lower.hasPrefix("https://")
+        guard usesTLS || lower.hasPrefix("http://") else {
+            throw Problem(description: "'\(text)' is not a collector URL; give it as http://HOST:PORT or https://HOST:PORT, for example http://192.168.1.20:8080.")
         }
-        guard lower.hasPrefix("http://") else {
-            throw Problem(description: "'\(text)' is not a collector URL; give it as http://HOST:PORT, for example http://192.168.1.20:8080.")
-        }
-        var rest = Substring(text.dropFirst("http://".count))
+        var rest = Substring(text.dropFirst(usesTLS ? "https://".count : "http://".count))
         let slash = rest.firstIndex(of: "/") ?? rest.endIndex
         let authority = rest[..<slash]
         rest = rest[slash...]
@@ -49,7 +46,7 @@ struct CollectorURL: Hashable, Sendable, CustomStringConvertible {
         guard !hostPart.isEmpty, hostPart.allSatisfy({ $0.isLetter || $0.isNumber || "-._:".contains($0) }) else {
             throw Problem(description: "'\(text)' has no usable host name; give the collector as http://HOST:PORT, for example http://192.168.1.20:8080.")
         }
-        var port = 80
+        var port = usesTLS ? 443 : 80
         if let portText {
             guard let number = Int(portText), (1...65535).contains(number) else {
                 throw Problem(description: "'\(portText)' in '\(text)' is not a port (1 to 65535); give the collector as http://HOST:PORT.")

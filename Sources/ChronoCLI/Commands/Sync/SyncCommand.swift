@@ -16,7 +16,7 @@ struct SyncCommand: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Enrol this device with a collector (one at a time).")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The collector: http://HOST:PORT.") var url: String
+        @Argument(help: "The collector: http://HOST:PORT or https://HOST[:PORT].") var url: String
         @Option(help: "The one-time code `chronoception collector enrol NAME` printed.") var code: String
         @Option(help: "The board named to the collector (default: this machine's, as `run` picks it).") var board: String?
 

@@ -19,6 +19,8 @@ struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case refusedBatch = "refused_batch"
         /// An answer that is not the sync protocol: the URL points at something else.
         case notACollector = "not_a_collector"
+        /// `https://`: the TLS handshake failed (an untrusted or mismatched certificate, no TLS there).
+        case tlsFailed = "tls_failed"
     }
 
     var kind: Kind
@@ -34,6 +36,7 @@ struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case .protocolMismatch: return "the device and the collector run different Chronoception versions: upgrade the older one"
         case .refusedBatch: return "a session the collector will not take stays pending; report this with `chronoception sync status`"
         case .notACollector: return "check the URL points at `chronoception collector` (http://HOST:PORT)"
+        case .tlsFailed: return "the collector's certificate must name the URL's host and be signed by a CA this device trusts (/etc/ssl/certs); or use http:// on a trusted network"
         }
     }
 
@@ -44,7 +47,7 @@ struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         switch kind {
         case .noRoute: return .collectorUnreachable
         case .keyRefused, .codeRefused: return .permission
-        case .collectorFull, .protocolMismatch, .refusedBatch, .notACollector: return .collectorRefused
+        case .collectorFull, .protocolMismatch, .refusedBatch, .notACollector, .tlsFailed: return .collectorRefused
         }
     }
 
