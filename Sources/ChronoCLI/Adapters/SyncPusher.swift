@@ -96,7 +96,10 @@ final class SyncPusher: @unchecked Sendable {
             say("sync: cannot read the store (\(error)); trying again in a minute.")
             return .afterMilliseconds(60_000)
         }
-        guard let url = try? CollectorURL(parsing: enrolment.collectorURL) else { return .whenNudged }
+        guard let url = try? CollectorURL(parsing: enrolment.collectorURL) else {
+            say("sync: the stored collector URL '\(enrolment.collectorURL)' cannot be used; run `chronoception sync remove` and `sync add` again.")
+            return .whenNudged
+        }
         let exchange = SyncExchange(store: store, transport: transport(url))
         do {
             let summary = try await exchange.pushAll(enrolment: enrolment)

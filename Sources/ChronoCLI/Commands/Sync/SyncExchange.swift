@@ -72,9 +72,9 @@ struct SyncExchange {
             let batch = SyncBatch(deviceID: deviceID, cursorAfter: outbox.after, cursorThrough: outbox.through,
                                   sessions: outbox.sessions, preferences: try store.syncPreferences())
             let (status, body) = try await transport.post(SyncProtocol.batchesPath, body: try Self.encoder.encode(batch), bearer: enrolment.deviceKey)
-            if status == 413, outbox.through - outbox.after > 1 {
+            if status == 413, outbox.sessions.count > 1 {
                 // Too large for the collector: half as many sessions, until one session is refused alone.
-                limit = max(1, min(limit, Int(outbox.through - outbox.after)) / 2)
+                limit = max(1, outbox.sessions.count / 2)
                 continue
             }
             guard status == 200 else { throw Self.refusal(status, body, during: "a batch") }
