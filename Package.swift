@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        // TLS for `sync add https://…` (+2.9 MB stripped, measured in docs/SYNC.md); already resolved for AsyncHTTPClient.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Pure product logic: intervals, metrics, haptics, gestures, mode state machines, health records.
@@ -59,7 +61,7 @@ let package = Package(
         // epoll, timerfd and eventfd headers, which Swift's Glibc module does not export.
         .target(name: "CLinuxSystem"),
         // SQLite through GRDB: sessions, presets, settings, the health-log ledger, exports, progress.
-        .target(name: "ChronoStore", dependencies: ["ChronoCore", "CWallClock", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "ChronoStore", dependencies: ["ChronoCore", "ChronoSync", "CWallClock", .product(name: "GRDB", package: "GRDB.swift")]),
         // adjtimex(2) for the store's "is the wall clock synchronised?" check (sys/timex.h is not in Glibc).
         .target(name: "CWallClock"),
         // The device-to-collector sync protocol (docs/SYNC.md): wire types both ends share, the
@@ -83,12 +85,13 @@ let package = Package(
         .target(
             name: "ChronoCLI",
             dependencies: [
-                "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI",
+                "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI", "ChronoSync",
                 // The control verbs' client speaks SwiftNIO's HTTP/1 codec over the Unix socket; the
                 // release binary carries no other HTTP client (AsyncHTTPClient is for the API tests).
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -96,13 +99,17 @@ let package = Package(
         // The executable: only `Chronoception.main()`.
         .executableTarget(name: "chronoception", dependencies: ["ChronoCLI"]),
         // Mock drivers and in-memory stand-ins for tests; no production target depends on it.
-        .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime", "ChronoAPI"]),
+        .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime", "ChronoAPI", "ChronoSync",
+                                                .product(name: "Hummingbird", package: "hummingbird"),
+                                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                .product(name: "Logging", package: "swift-log"),
+                                                .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "ChronoCoreTests", dependencies: ["ChronoCore"]),
         .testTarget(name: "ChronoSimulationTests", dependencies: ["ChronoSimulation", "ChronoCore"]),
         .testTarget(name: "ChronoHardwareTests", dependencies: ["ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoRuntimeTests", dependencies: ["ChronoRuntime", "ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoSyncTests", dependencies: ["ChronoSync", "ChronoCore"]),
-        .testTarget(name: "ChronoStoreTests", dependencies: ["ChronoStore", "ChronoCore"]),
+        .testTarget(name: "ChronoStoreTests", dependencies: ["ChronoStore", "ChronoCore", "ChronoSync"]),
         .testTarget(
             name: "ChronoAPITests",
             dependencies: [
@@ -112,6 +119,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI"]),
+        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI", "ChronoSync"]),
     ]
 )

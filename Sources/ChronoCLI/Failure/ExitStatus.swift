@@ -16,6 +16,9 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case badInput = 65
     /// An input file or board cannot be found or read.
     case noInput = 66
+    /// `sync`: the collector cannot be reached (refused connection, no route, no DNS answer, a
+    /// timeout). Nothing is lost: try again later.
+    case collectorUnreachable = 68
     /// A device (GPIO line, sound card, terminal) cannot be opened or used.
     case deviceUnavailable = 69
     /// A bug: something the program never expects. Please report it.
@@ -33,6 +36,9 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case permission = 77
     /// A board file or a stored setting is invalid.
     case badConfiguration = 78
+    /// `sync`: the collector answered but will not take the batch: it is full, speaks another
+    /// protocol version, refuses a session, or is not a collector at all.
+    case collectorRefused = 79
 
     /// A session ended by a signal exits with 128 + the signal's number (130 for SIGINT, 143 for
     /// SIGTERM), as shells expect. `run` (the daemon) exits 0 on SIGTERM, SIGINT and SIGQUIT: being
@@ -45,6 +51,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .success: return "success"
         case .checkFailed: return "check failed"
         case .notRunning: return "not running"
+        case .collectorUnreachable: return "collector unreachable"
         case .usage: return "usage"
         case .badInput: return "bad input file"
         case .noInput: return "input missing"
@@ -56,6 +63,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .storeUnusable: return "store unusable"
         case .permission: return "permission"
         case .badConfiguration: return "bad configuration"
+        case .collectorRefused: return "collector refused"
         }
     }
 }

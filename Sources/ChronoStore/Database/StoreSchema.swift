@@ -12,6 +12,7 @@ enum StoreSchema {
         migrator.registerMigration("v1", migrate: v1)
         migrator.registerMigration(APIKeySchema.migrationIdentifier, migrate: APIKeySchema.migrate)
         migrator.registerMigration(ProgressTallySchema.migrationIdentifier, migrate: ProgressTallySchema.migrate)
+        migrator.registerMigration(SyncSchema.migrationIdentifier, migrate: SyncSchema.migrate)
         return migrator
     }
 
