@@ -115,7 +115,9 @@ struct EvdevChecks {
             let held = edges[1].monotonicNanoseconds - edges[0].monotonicNanoseconds
             // The hold as the kernel stamped it lies between the shortest and longest the writes allow.
             let written = (releaseBefore - pressAfter - 1000)...(releaseAfter - pressBefore)
-            return (written.contains(held) && held >= 290_000_000,
+            // The floor only says "a hold, not a tap": under emulation the press's own write can take
+            // 10 ms and more (seen on arm64: 288 ms between the stamps, inside what the writes allow).
+            return (written.contains(held) && held >= 250_000_000,
                     "held \(held / 1000) µs by the stamps; the writes allow \(written.lowerBound / 1000)–\(written.upperBound / 1000) µs")
         }
     }

@@ -1,10 +1,10 @@
 #!/bin/bash
 # The arm64 guest's checks (Tests/pi-vm/run), run by pi-vm-checks.service once systemd has reached
-# multi-user.target. First Tests/hil's driver probe, cross-built for arm64. Then the packaged binary as a Pi runs it: `dpkg -i` under a running systemd (the
-# postinst creates the user and starts the unit), `board check` as the service user on the gpio-sim
-# board (motor line driven, a press read through libgpiod, sound through snd-aloop, captured at the
-# loop's other end), then chronoception.service on that board: its user, its socket, a press that
-# starts a session, `systemctl stop`. One `ok - …` / `not ok - …` line per check on the console.
+# multi-user.target. First Tests/hil's driver probe, cross-built for arm64. Then the packaged binary as
+# a Pi runs it: `dpkg -i` under a running systemd (the postinst creates the user and starts the unit),
+# `board check` as the service user on the gpio-sim board (motor line driven, a press read through
+# libgpiod, sound through snd-aloop, captured at the loop's other end), then chronoception.service on
+# that board: its user, its socket, a press that starts a session, `systemctl stop`. One `ok - …` / `not ok - …` line per check on the console.
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8
 sim=$(cat /etc/pi-vm/sim-path) chip=$(cat /etc/pi-vm/chip-name)
@@ -47,10 +47,12 @@ note "systemd $(systemctl --version | head -n1 | cut -d' ' -f2) is PID 1 ($(tr -
 # --- the x86 tier's driver checks, on arm64 (Tests/hil/run's probe, cross-built; libgpiod v2 linked in) ---
 probe=/usr/local/lib/pi-vm/chronoception-hil-probe
 started=$(uptime_s)
-"$probe" gpio chrono-sim "$sim" libgpiod-v2 2
-"$probe" sound hw:Loopback,0,0 hw:Loopback,1,0 alsa
-"$probe" evdev evdev            # a uinput keyboard; drops root at its end, in its own process
-"$probe" permission chrono-sim libgpiod-v2    # drops root: /dev/$chip is still root's alone here
+# A probe that dies part-way prints fewer lines; its exit status is a check of its own.
+probe_run() { "$probe" "$@" || echo "not ok - [probe] $1 exited with status $?"; }
+probe_run gpio chrono-sim "$sim" libgpiod-v2 2
+probe_run sound hw:Loopback,0,0 hw:Loopback,1,0 alsa
+probe_run evdev evdev            # a uinput keyboard; drops root at its end, in its own process
+probe_run permission chrono-sim libgpiod-v2    # drops root: /dev/$chip is still root's alone here
 note "the probe's checks took $(awk "BEGIN { print $(uptime_s) - $started }") s"
 
 # --- install under a running systemd -------------------------------------------------------------------
