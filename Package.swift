@@ -62,6 +62,9 @@ let package = Package(
         .target(name: "ChronoStore", dependencies: ["ChronoCore", "CWallClock", .product(name: "GRDB", package: "GRDB.swift")]),
         // adjtimex(2) for the store's "is the wall clock synchronised?" check (sys/timex.h is not in Glibc).
         .target(name: "CWallClock"),
+        // The device-to-collector sync protocol (docs/SYNC.md): wire types both ends share, the
+        // preference merge; pure apart from Codable.
+        .target(name: "ChronoSync", dependencies: ["ChronoCore"]),
         // The device API: one HTTP API (Hummingbird) on a Unix socket and TCP, over the store and a live device.
         .target(
             name: "ChronoAPI",
@@ -98,6 +101,7 @@ let package = Package(
         .testTarget(name: "ChronoSimulationTests", dependencies: ["ChronoSimulation", "ChronoCore"]),
         .testTarget(name: "ChronoHardwareTests", dependencies: ["ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoRuntimeTests", dependencies: ["ChronoRuntime", "ChronoHardware", "ChronoCore", "ChronoTesting"]),
+        .testTarget(name: "ChronoSyncTests", dependencies: ["ChronoSync", "ChronoCore"]),
         .testTarget(name: "ChronoStoreTests", dependencies: ["ChronoStore", "ChronoCore"]),
         .testTarget(
             name: "ChronoAPITests",

@@ -153,7 +153,7 @@ uint16_t chrono_evdev_type_key(void) { return EV_KEY; }
 uint16_t chrono_evdev_type_syn(void) { return EV_SYN; }
 uint16_t chrono_evdev_code_syn_dropped(void) { return SYN_DROPPED; }
 
-int chrono_evdev_wait_for_new_devices(const char *folder, int timeout_ms) {
+int chrono_evdev_wait_for_new_devices(const char *folder, int timeout_ms, int wake_fd) {
     int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
     if (fd < 0) return -1;
     if (inotify_add_watch(fd, folder, IN_CREATE | IN_MOVED_TO | IN_ATTRIB) < 0) {
@@ -165,10 +165,15 @@ int chrono_evdev_wait_for_new_devices(const char *folder, int timeout_ms) {
     char by_id[512];
     snprintf(by_id, sizeof by_id, "%s/by-id", folder);
     (void)inotify_add_watch(fd, by_id, IN_CREATE | IN_MOVED_TO); // absent until the first USB input device
-    struct pollfd entry = { .fd = fd, .events = POLLIN, .revents = 0 };
-    int rc = poll(&entry, 1, timeout_ms);
+    struct pollfd entries[2] = {
+        { .fd = fd, .events = POLLIN, .revents = 0 },
+        { .fd = wake_fd, .events = POLLIN, .revents = 0 }, // poll ignores a negative fd
+    };
+    int rc = poll(entries, 2, timeout_ms);
     int number = errno;
     close(fd);
     errno = number;
-    return rc < 0 ? -1 : (rc > 0 ? 1 : 0);
+    if (rc < 0) return number == EINTR ? 2 : -1;
+    if (entries[1].revents & POLLIN) return 2;
+    return rc > 0 ? 1 : 0;
 }

@@ -116,6 +116,7 @@ final class CaptureThread: @unchecked Sendable {
     private let frames: Int
     private(set) var samples: [Int16] = []
     private let done = DispatchSemaphore(value: 0)
+    private let running = DispatchSemaphore(value: 0)
 
     init(pcm: OpaquePointer, frames: Int) {
         self.pcm = pcm
@@ -127,6 +128,7 @@ final class CaptureThread: @unchecked Sendable {
             var buffer = [Int16](repeating: 0, count: frames)
             var read = 0
             snd_pcm_start(pcm)
+            running.signal()
             buffer.withUnsafeMutableBufferPointer { pointer in
                 while read < frames {
                     let result = snd_pcm_readi(pcm, pointer.baseAddress! + read, snd_pcm_uframes_t(frames - read))
@@ -137,6 +139,9 @@ final class CaptureThread: @unchecked Sendable {
             done.signal()
         }
         thread.start()
+        // Playback must not begin before the capture runs: snd-aloop drops what is played while the
+        // capture side is stopped (seen on arm64 under TCG: the thread started 64 ms late).
+        running.wait()
     }
 
     func wait() { done.wait() }

@@ -87,11 +87,14 @@ struct DaemonLoopTests {
         let harness = rig.harness
         let heard = Mutex<[RuntimeEvent]>([])
         let subscription = harness.handle.subscribe { event in heard.withLock { $0.append(event) } }
-        // Each event carries when the loop published it: in order, and before it was heard.
-        let stamps = Mutex<[(published: Int64, heard: Int64)]>([])
-        let timed = harness.events.subscribeWithTimes { _, publishedAt in
+        // Each event carries when the loop published it, before it was heard; states (one writer
+        // delivers them) in the order published.
+        let stamps = Mutex<[(published: Int64, heard: Int64, state: Bool)]>([])
+        let timed = harness.events.subscribeWithTimes { event, publishedAt in
             let heardAt = MonotonicClock.now().nanoseconds
-            stamps.withLock { $0.append((publishedAt.nanoseconds, heardAt)) }
+            var isState = false
+            if case .stateChanged = event { isState = true }
+            stamps.withLock { $0.append((publishedAt.nanoseconds, heardAt, isState)) }
         }
         defer { timed.cancel() }
         harness.start()
@@ -119,7 +122,9 @@ struct DaemonLoopTests {
         let times = stamps.withLock { $0 }
         #expect(times.count == events.count)
         #expect(times.allSatisfy { $0.published > 0 && $0.published <= $0.heard })
-        #expect(zip(times, times.dropFirst()).allSatisfy { $0.published <= $1.published })
+        let stateStamps = times.filter(\.state)
+        #expect(stateStamps.count >= 3)
+        #expect(zip(stateStamps, stateStamps.dropFirst()).allSatisfy { $0.published <= $1.published })
         #expect(harness.events.latestStatePublishedAt != nil)
     }
 }
@@ -208,7 +213,7 @@ struct DaemonRequestTests {
         #expect(try harness.ask(.approvePairing(within: .seconds(1))) == .refused(.pairingInProgress))
         harness.tap()
         try harness.waitForLine("Pairing approved.")
-        #expect(approved.withLock { $0 } == .pairingApproved)
+        #expect(harness.waitFor { approved.withLock { $0 } } == .pairingApproved)
         // The confirm cue started.
         #expect(harness.motor.onSpans.count >= 1)
 
@@ -219,7 +224,7 @@ struct DaemonRequestTests {
         try harness.waitForLines("Pairing requested", count: 3)
         harness.tap(holdMilliseconds: 500)
         try harness.waitForLines("Pairing refused.", count: 2)
-        #expect(held.withLock { $0 } == .refused(.pairingRefused("the button was held")))
+        #expect(harness.waitFor { held.withLock { $0 } } == .refused(.pairingRefused("the button was held")))
 
         // Not during a session: the tap would be the session's.
         guard case .started(let id, _) = try harness.ask(.startLast) else {

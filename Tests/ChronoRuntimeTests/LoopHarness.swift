@@ -78,6 +78,17 @@ final class LoopHarness: @unchecked Sendable {
         }
     }
 
+    /// Waits until `value` gives something (at most `limit` seconds): for replies, which arrive on the
+    /// records writer, in no fixed order with the console's lines.
+    func waitFor<T: Sendable>(_ value: () -> T?, limit: Double = 20) -> T? {
+        let deadline = Date().addingTimeInterval(limit)
+        while Date() < deadline {
+            if let found = value() { return found }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return value()
+    }
+
     /// Waits until a console line contains `text`.
     func waitForLine(_ text: String, limit: Double = 20) throws {
         guard lines.wait(for: { $0.contains { $0.contains(text) } }, limit: limit) else {

@@ -69,8 +69,9 @@ int chrono_evdev_read(chrono_evdev_device *device, chrono_evdev_event *events, i
 void chrono_evdev_close(chrono_evdev_device *device);
 
 /// Waits until an entry is created in `folder` (/dev/input) or its by-id subfolder, or `timeout_ms`
-/// passes: inotify, no polling loop. Returns 1 on a change, 0 on timeout, -1 (errno) when it cannot watch.
-int chrono_evdev_wait_for_new_devices(const char *folder, int timeout_ms);
+/// passes: inotify, no polling loop. Returns 1 on a change, 0 on timeout, 2 when `wake_fd` (-1: none)
+/// became readable or a signal interrupted the wait, -1 (errno) when it cannot watch.
+int chrono_evdev_wait_for_new_devices(const char *folder, int timeout_ms, int wake_fd);
 
 /// The EV_KEY code for a name such as "KEY_SPACE" or "BTN_0"; -1 when libevdev does not know it.
 int chrono_evdev_key_code(const char *name);

@@ -13,7 +13,7 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run the device: the one-button idle menu and sessions one after another, until stopped.",
-        discussion: "Sessions are saved in the store (and logged to health when due); the idle tap starts the last session's configuration, or the settings' defaults before the first session or after a default-… setting changed. --mode, --interval, --attempts and --repetitions set what the first tap starts. Settings changed with `chronoception settings set` apply from the next session, without a restart; SIGHUP re-reads the board file's long press and debounce and the settings (it never stops the daemon). Under systemd with StateDirectory=chronoception the data lives in /var/lib/chronoception. The state file shows what the device is doing; read it with `chronoception status`.")
+        discussion: "Sessions are saved in the store (and logged to health when due); the idle tap starts the last session's configuration, or the settings' defaults before the first session or after a default-… setting changed. --mode, --interval, --attempts and --repetitions set what the first tap starts. Settings changed with `chronoception settings set` apply from the next session, without a restart; SIGHUP re-reads the board file's long press and debounce and the settings when the daemon has no terminal (a service); started from a terminal, it stops when that terminal closes (SIGHUP), as on Ctrl-C. Under systemd with StateDirectory=chronoception the data lives in /var/lib/chronoception. The state file shows what the device is doing; read it with `chronoception status`.")
 
     @Option(help: "The mode the first idle tap starts: challenge, fear or passive (default: the last session's, else the default-mode setting).")
     var mode: SessionMode?
@@ -47,8 +47,13 @@ struct RunCommand: ParsableCommand {
         if mode == .fear && !SessionResolver.fearAllowed(flags: flags, settings: settings) {
             throw ValidationError("--mode fear needs --i-understand-fear-mode (or `chronoception settings set fear-mode on`): Fear Mode is an experiment and opt-in.")
         }
-        var drivers = try openDriversWaitingForButton()
-        defer { drivers.close() }
+        // SIGHUP means two things: a service manager's "reload" (`systemctl reload`), and a terminal
+        // that went away. Started from a terminal, the device stops as on Ctrl-C when its terminal
+        // closes, instead of running on unseen with nobody to end it; without one, it reloads.
+        let hangupReloads = isatty(STDIN_FILENO) == 0
+        guard var drivers = try openDriversWaitingForButton(hangupReloads: hangupReloads) else { return }
+        var driversOpen = true
+        defer { if driversOpen { drivers.close() } }
         do {
             // The first session's flags are checked now, not at the first tap.
             _ = try SessionResolver.configuration(flags: flags, settings: settings, board: BoardTiming(drivers.board))
@@ -100,7 +105,7 @@ struct RunCommand: ParsableCommand {
                                  events: events),
                 settings: SessionLoop.Settings(onsetLatency: motor.onsetLatency, safeMaximumOn: motor.safeMaximumOn,
                                                realtimePriority: options.noRealtime ? nil : RealtimeScheduling.defaultPriority,
-                                               reloadOnHangup: true))
+                                               reloadOnHangup: hangupReloads))
             keeper.connect(loop.messenger)
             drivers.quitRelay.connect(loop.stopper)
             device.report(setup: drivers.setup(sound: soundOpened ? soundStatus : nil))
@@ -112,20 +117,28 @@ struct RunCommand: ParsableCommand {
             } catch let error as EvdevError where error.kind == .deviceGone {
                 // The loop has recorded a running session as interrupted; wait for the device to return.
                 drivers.close()
-                drivers = try openDriversWaitingForButton(lost: error.detail)
+                driversOpen = false
+                guard let reopened = try openDriversWaitingForButton(lost: error.detail, hangupReloads: hangupReloads) else { return }
+                drivers = reopened
+                driversOpen = true
                 continue
             }
             let unplugged = (drivers.button as? EvdevButton)?.isUnplugged() ?? false
             drivers.close()
+            driversOpen = false
             if unplugged, case .stopped = report.ending {
-                drivers = try openDriversWaitingForButton(lost: "the button's input device was unplugged")
+                guard let reopened = try openDriversWaitingForButton(lost: "the button's input device was unplugged",
+                                                                     hangupReloads: hangupReloads) else { return }
+                drivers = reopened
+                driversOpen = true
                 continue
             }
             // Sessions the store could not keep were put in fallback files; the daemon says so as it ends.
             if let failure = UnsavedSessionLog.process.failure { throw failure }
-            // Stopping the daemon is its normal end: SIGTERM (systemd), SIGINT (Ctrl-C) and SIGQUIT
-            // (Ctrl-\) all exit 0, so `Restart=on-failure` does not start it again (docs/EXIT-CODES.md).
-            if case .signal(let number) = report.ending, number != SIGTERM && number != SIGINT && number != SIGQUIT {
+            // Stopping the daemon is its normal end: SIGTERM (systemd), SIGINT (Ctrl-C), SIGQUIT
+            // (Ctrl-\) and, from a terminal, SIGHUP (it closed) all exit 0, so `Restart=on-failure`
+            // does not start it again (docs/EXIT-CODES.md).
+            if case .signal(let number) = report.ending, ![SIGTERM, SIGINT, SIGQUIT, SIGHUP].contains(number) {
                 throw ExitCode(128 + number)
             }
             return
@@ -133,14 +146,17 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Opens the board's drivers; while an input-device button is missing (not plugged in yet, or
-    /// unplugged), says so once and waits for a device to appear instead of failing. SIGTERM and
-    /// SIGINT end the wait (nothing is open then).
-    private func openDriversWaitingForButton(lost: String? = nil) throws -> BoardDrivers {
+    /// unplugged), says so once and waits for a device to appear instead of failing. A stop signal
+    /// ends the wait as it ends the loop: nil, and `run` exits 0 (SIGHUP only when it stops, see
+    /// `hangupReloads`).
+    private func openDriversWaitingForButton(lost: String? = nil, hangupReloads: Bool) throws -> BoardDrivers? {
         var announced = false
         if let lost {
             printError("chronoception: \(lost); waiting for it to come back.")
             announced = true
         }
+        // Made only when a wait is needed: the loop installs its own catcher once drivers are open.
+        var signals: SignalCatcher?
         while true {
             do {
                 let drivers = try BoardDrivers(boardName: options.board, bell: options.bell,
@@ -152,7 +168,13 @@ struct RunCommand: ParsableCommand {
                     printError("chronoception: \(error)\nWaiting for the device to be plugged in.")
                     announced = true
                 }
-                EvdevDeviceFinder().waitForNewDevices(timeoutMilliseconds: 2000)
+                if signals == nil { signals = try SignalCatcher(reloadOnHangup: hangupReloads) }
+                let catcher = signals!
+                EvdevDeviceFinder().waitForNewDevices(timeoutMilliseconds: 2000, wakeDescriptor: catcher.wakeDescriptor)
+                if catcher.drain().contains(where: { $0 != SIGHUP || !hangupReloads }) {
+                    printError("chronoception: stopped while waiting for the button's input device.")
+                    return nil
+                }
             }
         }
     }

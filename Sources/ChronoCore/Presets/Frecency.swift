@@ -16,19 +16,24 @@ public enum Frecency {
 
     /// Ranks every interval that has been used, plus the built-in preset.
     public static func rank(uses: [PresetUse], nowUnixSeconds: Int64) -> [RankedPreset] {
-        var byInterval: [TrainingInterval: RankedPreset] = [
-            TrainingInterval.builtInPreset: RankedPreset(
-                interval: .builtInPreset, score: 0, useCount: 0, lastUsedUnixSeconds: nil)
-        ]
+        // A handful of intervals against thousands of uses: a linear search of the few entries costs
+        // less than hashing every use.
+        var ranked = [RankedPreset(interval: .builtInPreset, score: 0, useCount: 0, lastUsedUnixSeconds: nil)]
+        var last = 0
         for use in uses {
-            var entry = byInterval[use.interval]
-                ?? RankedPreset(interval: use.interval, score: 0, useCount: 0, lastUsedUnixSeconds: nil)
-            entry.score += weight(ageSeconds: Double(nowUnixSeconds - use.usedAtUnixSeconds))
-            entry.useCount += 1
-            entry.lastUsedUnixSeconds = max(entry.lastUsedUnixSeconds ?? Int64.min, use.usedAtUnixSeconds)
-            byInterval[use.interval] = entry
+            if ranked[last].interval != use.interval {
+                if let found = ranked.firstIndex(where: { $0.interval == use.interval }) {
+                    last = found
+                } else {
+                    ranked.append(RankedPreset(interval: use.interval, score: 0, useCount: 0, lastUsedUnixSeconds: nil))
+                    last = ranked.count - 1
+                }
+            }
+            ranked[last].score += weight(ageSeconds: Double(nowUnixSeconds - use.usedAtUnixSeconds))
+            ranked[last].useCount += 1
+            ranked[last].lastUsedUnixSeconds = max(ranked[last].lastUsedUnixSeconds ?? Int64.min, use.usedAtUnixSeconds)
         }
-        return byInterval.values.sorted(by: RankedPreset.ranksBefore)
+        return ranked.sorted(by: RankedPreset.ranksBefore)
     }
 }
 

@@ -77,6 +77,12 @@ public indirect enum JSONValue: Hashable, Sendable {
 
     static func writeString(_ value: String, to output: inout String) {
         output += "\""
+        // Most strings (keys, dates, ids) need no escape: appended whole, not scalar by scalar.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) {
+            output += value
+            output += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

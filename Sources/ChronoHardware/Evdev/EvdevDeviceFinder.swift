@@ -101,12 +101,27 @@ public struct EvdevDeviceFinder: Sendable {
                           role: role, device: "\(reference)", detail: detail, found: scan.devices.filter(\.hasKey))
     }
 
-    /// Blocks until a device node or by-id link appears under the input folder, or `timeoutMilliseconds`
-    /// pass (inotify: no polling loop). The caller then tries to resolve again.
-    public func waitForNewDevices(timeoutMilliseconds: Int32) {
-        if chrono_evdev_wait_for_new_devices(inputFolder, timeoutMilliseconds) < 0 {
+    /// Why `waitForNewDevices` returned.
+    public enum WaitEnd: Sendable {
+        /// Something appeared under the input folder: try to resolve again.
+        case changed
+        case timedOut
+        /// `wakeDescriptor` became readable (or a signal interrupted the wait).
+        case woken
+    }
+
+    /// Blocks until a device node or by-id link appears under the input folder, `wakeDescriptor`
+    /// (e.g. a signal pipe) becomes readable, or `timeoutMilliseconds` pass (inotify: no polling loop).
+    @discardableResult
+    public func waitForNewDevices(timeoutMilliseconds: Int32, wakeDescriptor: Int32 = -1) -> WaitEnd {
+        switch chrono_evdev_wait_for_new_devices(inputFolder, timeoutMilliseconds, wakeDescriptor) {
+        case 1: return .changed
+        case 2: return .woken
+        case 0: return .timedOut
+        default:
             // Cannot watch (no /dev/input yet): wait out the timeout instead of spinning.
             HardwareClock.sleep(untilMonotonicNanoseconds: HardwareClock.monotonicNanoseconds() + Int64(timeoutMilliseconds) * 1_000_000)
+            return .timedOut
         }
     }
 

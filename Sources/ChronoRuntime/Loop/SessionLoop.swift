@@ -14,11 +14,11 @@ import Glibc
 /// timestamps and the deadlines that are due, each with its own instant — exactly as `VirtualClock`
 /// feeds the engine on a virtual clock — and executes what comes back: vibrations through the
 /// `MotorGate`, the aversive sound by signalling the sound thread, and console lines, state-file
-/// updates and records through the writer thread. Nothing slow runs here.
+/// updates and records through two writer threads (records; display). Nothing slow runs here.
 ///
 /// On every way out — the controller finishing, a stop signal, a stop request, a thrown error — the
 /// motor is switched off before `run()` returns or rethrows, the controller is told to stop (so a
-/// running session is recorded as interrupted), and the writer is drained.
+/// running session is recorded as interrupted), and the writers are drained.
 public final class SessionLoop {
     /// How the loop runs.
     public struct Settings: Sendable {
@@ -73,7 +73,13 @@ public final class SessionLoop {
     private let mailbox: LoopMailbox
     private let timer: AbsoluteTimer
     private let gate: MotorGate
-    private let writer = HandoffWriter()
+    /// The store's thread: recorder calls, jobs that read the store (snapshots, replies) and the
+    /// `sessionFinished` event, which must not reach a client before the session's record is saved.
+    private let recordWriter = HandoffWriter(name: "chronoception records")
+    /// What people watch: console lines, the state file and the live events. Its own thread, so a
+    /// store that is busy (another process holding the write lock for seconds) never holds back the
+    /// state file or the live card.
+    private let displayWriter = HandoffWriter(name: "chronoception display")
     private let soundPlayer: SoundPlayer?
     private let statePublisher: StatePublisher?
     private var lastState: RuntimeState?
@@ -117,13 +123,14 @@ public final class SessionLoop {
             execute(controller.stop(at: MonotonicClock.now(), reason: "the loop failed: \(error)"), now: MonotonicClock.now())
         }
         gate.switchOff()
-        // Clean-up may block (draining the writer, waiting for a sound to end): not at real-time priority.
+        // Clean-up may block (draining the writers, waiting for a sound to end): not at real-time priority.
         if realtime?.fifo == true { RealtimeScheduling.leave() }
         for case .controller(.request(_, let reply)) in mailbox.close() {
-            writer.post { reply(.refused(.stopping)) }
+            recordWriter.post { reply(.refused(.stopping)) }
         }
         soundPlayer?.finish()
-        writer.finish()
+        recordWriter.finish()
+        displayWriter.finish()
         signals?.retire()
         if let failure { throw failure }
         return Report(ending: ending, realtime: realtime, motorForcedStops: gate.forcedStops)
@@ -242,32 +249,35 @@ public final class SessionLoop {
             case .state(let state):
                 publish(state)
             case .sessionStarted(let record):
-                if let recorder = sinks.recorder { writer.post { recorder.sessionStarted(record) } }
+                if let recorder = sinks.recorder { recordWriter.post { recorder.sessionStarted(record) } }
             case .sessionFinished(let record):
-                if let recorder = sinks.recorder { writer.post { recorder.sessionFinished(record) } }
+                if let recorder = sinks.recorder { recordWriter.post { recorder.sessionFinished(record) } }
             case .event(let event):
-                if let events = sinks.events {
-                    let publishedAt = MonotonicClock.now()
-                    writer.post { events.deliver(event, publishedAt: publishedAt) }
+                guard let events = sinks.events else { break }
+                let publishedAt = MonotonicClock.now()
+                if case .sessionFinished = event {
+                    recordWriter.post { events.deliver(event, publishedAt: publishedAt) }
+                } else {
+                    displayWriter.post { events.deliver(event, publishedAt: publishedAt) }
                 }
             case .offLoop(let job):
-                writer.post(job)
+                recordWriter.post(job)
             }
         }
     }
 
     private func postLine(_ line: String) {
         let console = sinks.console
-        writer.post { console.writeLine(line) }
+        displayWriter.post { console.writeLine(line) }
     }
 
     private func publish(_ state: RuntimeState) {
         guard state != lastState else { return }
         lastState = state
-        if let publisher = statePublisher { writer.post { publisher.publish(state) } }
+        if let publisher = statePublisher { displayWriter.post { publisher.publish(state) } }
         if let events = sinks.events {
             let publishedAt = MonotonicClock.now()
-            writer.post { events.deliver(.stateChanged(state), publishedAt: publishedAt) }
+            displayWriter.post { events.deliver(.stateChanged(state), publishedAt: publishedAt) }
         }
     }
 

@@ -65,8 +65,12 @@ public final class SignalCatcher: Sendable {
         signalPipeWriteEnd = -1
     }
 
+    /// Readable when a signal has arrived: for a wait outside the loop to wake on (the daemon waiting
+    /// for its button's input device).
+    public var wakeDescriptor: Int32 { descriptor }
+
     /// The signal numbers received since the last call, oldest first.
-    func drain() -> [Int32] {
+    public func drain() -> [Int32] {
         var received: [Int32] = []
         var buffer = [UInt8](repeating: 0, count: 16)
         while true {

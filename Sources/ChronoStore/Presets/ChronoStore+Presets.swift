@@ -14,13 +14,21 @@ extension ChronoStore {
 
     func rankedPresets(_ db: Database, now: Int64) throws -> [RankedPreset] {
         var uses: [PresetUse] = []
-        let recent = try Row.fetchCursor(db, sql: "SELECT target_interval_ms, used_unix_seconds FROM preset_use WHERE used_unix_seconds >= ?",
+        // Thousands of uses within the horizon: the statement is kept prepared, and the interval value
+        // is made once per run of equal intervals rather than once per use.
+        let recent = try Row.fetchCursor(db.cachedStatement(sql: "SELECT target_interval_ms, used_unix_seconds FROM preset_use WHERE used_unix_seconds >= ?"),
                                          arguments: [now - Self.frecencyHorizonSeconds])
+        var previous: (milliseconds: Int64, interval: TrainingInterval)?
         while let row = try recent.next() {
-            uses.append(PresetUse(interval: Self.interval(milliseconds: row[0]), usedAtUnixSeconds: row[1]))
+            let milliseconds: Int64 = row[0]
+            let interval = previous?.milliseconds == milliseconds ? previous!.interval : Self.interval(milliseconds: milliseconds)
+            previous = (milliseconds, interval)
+            uses.append(PresetUse(interval: interval, usedAtUnixSeconds: row[1]))
         }
         var ranked = Frecency.rank(uses: uses, nowUnixSeconds: now)
-        let totals = try Row.fetchAll(db, sql: "SELECT target_interval_ms, COUNT(*), MAX(used_unix_seconds) FROM preset_use GROUP BY target_interval_ms")
+        // Kept by triggers (`ProgressTallySchema`): counting every use ever made here took most of a
+        // progress read with years of history.
+        let totals = try Row.fetchAll(db.cachedStatement(sql: "SELECT target_interval_ms, uses, last_used_unix_seconds FROM preset_use_tally ORDER BY target_interval_ms"))
         var byInterval: [TrainingInterval: Int] = [:]
         for (position, preset) in ranked.enumerated() { byInterval[preset.interval] = position }
         var appended = false

@@ -16,10 +16,10 @@ extension ChronoStore {
         return try read { db in
             var daily: [Int64: ErrorAccumulator] = [:]
             // `+status` keeps SQLite on the start-time index (see `progress`).
-            let rows = try Row.fetchCursor(db, sql: """
+            let rows = try Row.fetchCursor(Self.statement(db, """
                 SELECT started_unix_ns, utc_offset_seconds, attempt_count, mean_abs_error_seconds, mean_abs_percent_error
                 FROM session WHERE started_unix_ns >= ? AND +status = 'completed' AND attempt_count > 0\(only == nil ? "" : " AND target_interval_ms = \(only!.span.milliseconds)")
-                """, arguments: [(firstDay - 1) * 86_400_000_000_000])
+                """, keep: only == nil), arguments: [(firstDay - 1) * 86_400_000_000_000])
             while let row = try rows.next() {
                 let day = WallTime(unixNanoseconds: row[0], utcOffsetSeconds: row[1]).localDayNumber
                 guard day >= firstDay && day <= today else { continue }

@@ -9,13 +9,14 @@ extension ChronoStore {
 
     /// Gathers everything `chronoception progress` shows, in one read snapshot. The queries touch only
     /// what is shown — the top intervals' last 14 days, their last attempts, the last 28 days — through
-    /// indexes, so the time does not grow with years of history.
+    /// indexes, and all-time counts come from totals kept by triggers, so the time does not grow with
+    /// years of history.
     public func progress(nowUnixNanoseconds now: Int64, utcOffsetSeconds: Int, only: TrainingInterval? = nil) throws(StoreError) -> ProgressReport {
         try read { db in
             let today = WallTime(unixNanoseconds: now, utcOffsetSeconds: utcOffsetSeconds).localDayNumber
             let window = ProgressReport.windowSeconds * 1_000_000_000
             let ranked = try rankedPresets(db, now: now / 1_000_000_000)
-            let patterns = try Row.fetchAll(db, sql: "SELECT target_interval_ms, pattern FROM haptic_assignment")
+            let patterns = try Row.fetchAll(db.cachedStatement(sql: "SELECT target_interval_ms, pattern FROM haptic_assignment"))
             var patternByInterval: [Int64: HapticPattern] = [:]
             for row in patterns { patternByInterval[row[0]] = HapticPattern(notation: row[1]) }
 
@@ -23,15 +24,15 @@ extension ChronoStore {
             let candidates = only.map { [$0] } ?? ranked.map(\.interval)
             for interval in candidates where intervals.count < (only == nil ? Self.progressIntervalCount : 1) {
                 let milliseconds = interval.span.milliseconds
-                let completed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session WHERE target_interval_ms = ? AND status = 'completed'",
+                let completed = try Int.fetchOne(db.cachedStatement(sql: "SELECT SUM(sessions) FROM session_tally WHERE target_interval_ms = ? AND status = 'completed'"),
                                                  arguments: [milliseconds]) ?? 0
                 guard completed > 0 else { continue }
                 var lastSeven = ErrorAccumulator(), sevenBefore = ErrorAccumulator()
                 var daily: [Int64: ErrorAccumulator] = [:]
-                let rows = try Row.fetchCursor(db, sql: """
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                     SELECT started_unix_ns, utc_offset_seconds, attempt_count, mean_abs_error_seconds, mean_abs_percent_error
                     FROM session WHERE target_interval_ms = ? AND status = 'completed' AND started_unix_ns >= ? AND attempt_count > 0
-                    """, arguments: [milliseconds, now - 2 * window])
+                    """), arguments: [milliseconds, now - 2 * window])
                 while let row = try rows.next() {
                     let started: Int64 = row[0]
                     try StoredValueCheck.wallClock(started, offset: row[1], session: "in progress data")
@@ -42,11 +43,11 @@ extension ChronoStore {
                 }
                 var zones: [ErrorZone] = []
                 var lastAttempts = ErrorAccumulator()
-                let attemptRows = try Row.fetchAll(db, sql: """
+                let attemptRows = try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT a.start_mono_ns, a.tap_mono_ns FROM session s JOIN attempt a ON a.session_id = s.id
                     WHERE s.target_interval_ms = ? AND s.status = 'completed'
                     ORDER BY s.started_unix_ns DESC, s.id DESC, a.attempt_index DESC LIMIT ?
-                    """, arguments: [milliseconds, ZoneStrip.length])
+                    """), arguments: [milliseconds, ZoneStrip.length])
                 for row in attemptRows.reversed() {
                     try StoredValueCheck.marks([row[0], row[1]], session: "in progress data")
                     let attempt = AttemptMeasurement(index: 1, target: interval, startMark: MonotonicInstant(nanoseconds: row[0]),
@@ -62,7 +63,9 @@ extension ChronoStore {
             var completedByMode: [SessionMode: Int] = [:]
             var aborted = 0, interrupted = 0
             let onlyFilter = only == nil ? "" : " WHERE target_interval_ms = \(only!.span.milliseconds)"
-            for row in try Row.fetchAll(db, sql: "SELECT status, mode, COUNT(*) FROM session\(onlyFilter) GROUP BY status, mode") {
+            // The all-time counts come from the totals the triggers keep (`ProgressTallySchema`), not
+            // from a count of every session stored.
+            for row in try Row.fetchAll(Self.statement(db, "SELECT status, mode, SUM(sessions) FROM session_tally\(onlyFilter) GROUP BY status, mode", keep: only == nil)) {
                 let status: String = row[0]
                 let count: Int = row[2]
                 switch status {
@@ -76,10 +79,10 @@ extension ChronoStore {
             // `+status` keeps SQLite on the start-time index: without statistics it would otherwise pick the
             // status index and walk every completed session ever stored.
             var overallDaily: [Int64: ErrorAccumulator] = [:]
-            let dayRows = try Row.fetchCursor(db, sql: """
+            let dayRows = try Row.fetchCursor(Self.statement(db, """
                 SELECT started_unix_ns, utc_offset_seconds, attempt_count, mean_abs_error_seconds, mean_abs_percent_error
                 FROM session WHERE started_unix_ns >= ? AND +status = 'completed' AND attempt_count > 0\(only == nil ? "" : " AND target_interval_ms = \(only!.span.milliseconds)")
-                """, arguments: [now - Int64(ProgressReport.overallDays + 1) * 86_400_000_000_000])
+                """, keep: only == nil), arguments: [now - Int64(ProgressReport.overallDays + 1) * 86_400_000_000_000])
             while let row = try dayRows.next() {
                 try StoredValueCheck.wallClock(row[0], offset: row[1], session: "in progress data")
                 let count: Int = row[2]
@@ -99,14 +102,14 @@ extension ChronoStore {
     }
 
     func sessionLines(_ db: Database, limit: Int, only: TrainingInterval?) throws -> [ProgressReport.SessionLine] {
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(Self.statement(db, """
             SELECT s.id, s.mode, s.target_interval_ms, s.status, s.started_unix_ns, s.utc_offset_seconds, s.planned_count,
                 s.done_count, s.time_acuity_score, s.mean_abs_error_seconds, s.mean_signed_error_seconds, s.fear_sound_effective,
                 l.state
             FROM session s LEFT JOIN health_ledger l ON l.session_id = s.id
             \(only == nil ? "" : "WHERE s.target_interval_ms = \(only!.span.milliseconds)")
             ORDER BY s.started_unix_ns DESC, s.id DESC LIMIT ?
-            """, arguments: [limit])
+            """, keep: only == nil), arguments: [limit])
         return try rows.map { row in
             try StoredValueCheck.wallClock(row[4], offset: row[5], session: row[0])
             return ProgressReport.SessionLine(
@@ -115,5 +118,12 @@ extension ChronoStore {
                 plannedCount: row[6], doneCount: row[7], timeAcuityScore: row[8], meanAbsErrorSeconds: row[9],
                 meanSignedErrorSeconds: row[10], fearSoundEffective: row[11], healthLog: row[12])
         }
+    }
+
+    /// A prepared statement, kept in the connection's cache when `keep` (fixed SQL read on every
+    /// request: no parsing again); SQL that names one interval is prepared each time, so the cache
+    /// cannot grow with every interval a client asks about.
+    static func statement(_ db: Database, _ sql: String, keep: Bool) throws -> Statement {
+        keep ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
     }
 }

@@ -1,0 +1,230 @@
+import ChronoCore
+
+/// A completed session as it crosses the wire: the raw measurements exactly as the device stored them
+/// (monotonic nanoseconds of one boot, with the session's one wall/monotonic anchor), so a collector
+/// computes every metric with the same core code as the device and never trusts a derived number.
+public struct SyncedSession: Codable, Hashable, Sendable {
+    /// The session's UUID: the idempotency key on every collector.
+    public var id: String
+    public var mode: String
+    /// Always `completed`: aborted and interrupted sessions never leave the device (SPEC §8).
+    public var status: String
+    public var targetIntervalMilliseconds: Int64
+    public var plannedCount: Int
+    public var fearThreshold: Double
+    public var intervalPattern: String
+    public var autoStartNextAttempt: Bool
+    public var feedbackMilliseconds: Int64
+    public var abortWindowMilliseconds: Int64
+    public var debounceMilliseconds: Int64
+    public var longPressMilliseconds: Int64
+    public var startedMonotonicNanoseconds: Int64
+    public var endedMonotonicNanoseconds: Int64
+    public var anchorUnixNanoseconds: Int64
+    public var anchorMonotonicNanoseconds: Int64
+    public var utcOffsetSeconds: Int
+    public var wallClockSynchronised: Bool
+    public var board: String
+    public var soundAudibleAtStart: Bool
+    public var fearSoundEffective: Bool
+    public var attempts: [Attempt]
+    public var boundaries: [Boundary]
+    /// The device's health-log decision: `record` or `skip`, with the reason a record was skipped.
+    public var healthDecision: String
+    public var healthSkipReason: String?
+
+    /// One Challenge or Fear attempt.
+    public struct Attempt: Codable, Hashable, Sendable {
+        public var index: Int
+        public var startMonotonicNanoseconds: Int64
+        public var tapMonotonicNanoseconds: Int64
+
+        public init(index: Int, startMonotonicNanoseconds: Int64, tapMonotonicNanoseconds: Int64) {
+            self.index = index
+            self.startMonotonicNanoseconds = startMonotonicNanoseconds
+            self.tapMonotonicNanoseconds = tapMonotonicNanoseconds
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case index
+            case startMonotonicNanoseconds = "start_mono_ns"
+            case tapMonotonicNanoseconds = "tap_mono_ns"
+        }
+    }
+
+    /// One Passive boundary: when it was due and when the motor driver fired it (nil: not measured).
+    public struct Boundary: Codable, Hashable, Sendable {
+        public var index: Int
+        public var dueMonotonicNanoseconds: Int64
+        public var firedMonotonicNanoseconds: Int64?
+
+        public init(index: Int, dueMonotonicNanoseconds: Int64, firedMonotonicNanoseconds: Int64?) {
+            self.index = index
+            self.dueMonotonicNanoseconds = dueMonotonicNanoseconds
+            self.firedMonotonicNanoseconds = firedMonotonicNanoseconds
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case index
+            case dueMonotonicNanoseconds = "due_mono_ns"
+            case firedMonotonicNanoseconds = "fired_mono_ns"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, mode, status
+        case targetIntervalMilliseconds = "target_interval_ms"
+        case plannedCount = "planned_count"
+        case fearThreshold = "fear_threshold"
+        case intervalPattern = "interval_pattern"
+        case autoStartNextAttempt = "auto_start_next_attempt"
+        case feedbackMilliseconds = "feedback_ms"
+        case abortWindowMilliseconds = "abort_window_ms"
+        case debounceMilliseconds = "debounce_ms"
+        case longPressMilliseconds = "long_press_ms"
+        case startedMonotonicNanoseconds = "started_mono_ns"
+        case endedMonotonicNanoseconds = "ended_mono_ns"
+        case anchorUnixNanoseconds = "anchor_unix_ns"
+        case anchorMonotonicNanoseconds = "anchor_mono_ns"
+        case utcOffsetSeconds = "utc_offset_seconds"
+        case wallClockSynchronised = "wall_clock_synchronised"
+        case board
+        case soundAudibleAtStart = "sound_audible_at_start"
+        case fearSoundEffective = "fear_sound_effective"
+        case attempts, boundaries
+        case healthDecision = "health_decision"
+        case healthSkipReason = "health_skip_reason"
+    }
+}
+
+extension SyncedSession {
+    /// The wire form of a completed session the device kept; nil for a session that must not be
+    /// sent (aborted or interrupted).
+    public init?(sessionID: String, outcome: SessionOutcome, anchor: WallClockAnchor, board: String,
+                 wallClockSynchronised: Bool, soundAudibleAtStart: Bool, boundariesFired: [MonotonicInstant?]) {
+        guard outcome.status == .completed else { return nil }
+        let configuration = outcome.configuration
+        let decision = HealthRecordBuilder.decide(for: outcome, sessionID: sessionID, device: board, anchor: anchor)
+        id = sessionID
+        mode = configuration.mode.rawValue
+        status = SessionStatus.completed.rawValue
+        targetIntervalMilliseconds = configuration.interval.span.nanoseconds / 1_000_000
+        plannedCount = configuration.plannedCount
+        fearThreshold = configuration.fearThreshold
+        intervalPattern = configuration.intervalPattern.description
+        autoStartNextAttempt = configuration.timing.autoStartNextAttempt
+        feedbackMilliseconds = configuration.timing.feedbackDuration.milliseconds
+        abortWindowMilliseconds = configuration.timing.abortConfirmWindow.milliseconds
+        debounceMilliseconds = configuration.gestures.debounce.milliseconds
+        longPressMilliseconds = configuration.gestures.longPress.milliseconds
+        startedMonotonicNanoseconds = outcome.startedAt.nanoseconds
+        endedMonotonicNanoseconds = outcome.endedAt.nanoseconds
+        anchorUnixNanoseconds = anchor.unixNanoseconds
+        anchorMonotonicNanoseconds = anchor.monotonic.nanoseconds
+        utcOffsetSeconds = anchor.utcOffsetSeconds
+        self.wallClockSynchronised = wallClockSynchronised
+        self.board = board
+        self.soundAudibleAtStart = soundAudibleAtStart
+        fearSoundEffective = outcome.fearSoundEffective
+        attempts = outcome.attempts.map {
+            Attempt(index: $0.index, startMonotonicNanoseconds: $0.startMark.nanoseconds, tapMonotonicNanoseconds: $0.tapMark.nanoseconds)
+        }
+        boundaries = outcome.boundaries.enumerated().map { position, boundary in
+            Boundary(index: boundary.index, dueMonotonicNanoseconds: boundary.due.nanoseconds,
+                     firedMonotonicNanoseconds: position < boundariesFired.count ? boundariesFired[position]?.nanoseconds : nil)
+        }
+        switch decision {
+        case .record: healthDecision = "record"; healthSkipReason = nil
+        case .none(let reason): healthDecision = "skip"; healthSkipReason = reason
+        }
+    }
+
+    /// The session's anchor, as the device took it.
+    public var anchor: WallClockAnchor {
+        WallClockAnchor(unixNanoseconds: anchorUnixNanoseconds, monotonic: MonotonicInstant(nanoseconds: anchorMonotonicNanoseconds),
+                        utcOffsetSeconds: utcOffsetSeconds)
+    }
+
+    /// Checks the session with the same bounded types the device uses and rebuilds its outcome, so a
+    /// collector computes metrics, progress and exports with the core's code. The error names the
+    /// session and the field.
+    public func validatedOutcome() throws(SyncValidationError) -> SessionOutcome {
+        func fail(_ problem: String) -> SyncValidationError { SyncValidationError(sessionID: id, problem: problem) }
+        guard SyncedSession.isUUID(id) else { throw fail("id is not a UUID") }
+        guard status == SessionStatus.completed.rawValue else { throw fail("status is '\(status)'; only completed sessions are synced") }
+        guard let mode = SessionMode(rawValue: mode) else { throw fail("mode '\(mode)' is not challenge, fear or passive") }
+        let maximumMilliseconds = Int64(TrainingInterval.maximumSeconds) * 1000
+        guard (1...maximumMilliseconds).contains(targetIntervalMilliseconds) else {
+            throw fail("target_interval_ms \(targetIntervalMilliseconds) is outside 1…\(maximumMilliseconds)")
+        }
+        let interval: TrainingInterval
+        if targetIntervalMilliseconds % 1000 == 0, let whole = try? TrainingInterval(seconds: Int(targetIntervalMilliseconds / 1000)) {
+            interval = whole
+        } else {
+            interval = .testOnly(milliseconds: targetIntervalMilliseconds)
+        }
+        guard let pattern = HapticPattern(notation: intervalPattern), pattern.isIntervalPattern else {
+            throw fail("interval_pattern '\(intervalPattern)' is not an interval pattern")
+        }
+        let limit: Int64 = 3_600_000
+        for (name, value) in [("feedback_ms", feedbackMilliseconds), ("abort_window_ms", abortWindowMilliseconds),
+                              ("debounce_ms", debounceMilliseconds), ("long_press_ms", longPressMilliseconds)]
+        where !(0...limit).contains(value) {
+            throw fail("\(name) \(value) is outside 0…\(limit)")
+        }
+        let configuration: SessionConfiguration
+        do {
+            configuration = try SessionConfiguration(
+                mode: mode, interval: interval, plannedCount: plannedCount, fearThreshold: fearThreshold, intervalPattern: pattern,
+                timing: SessionTiming(feedbackDuration: .milliseconds(feedbackMilliseconds),
+                                      abortConfirmWindow: .milliseconds(abortWindowMilliseconds),
+                                      autoStartNextAttempt: autoStartNextAttempt),
+                gestures: GestureSettings(debounce: .milliseconds(debounceMilliseconds), longPress: .milliseconds(longPressMilliseconds)))
+        } catch {
+            throw fail("configuration: \(error)")
+        }
+        guard endedMonotonicNanoseconds >= startedMonotonicNanoseconds else { throw fail("ended_mono_ns is before started_mono_ns") }
+        guard (-18 * 3600...18 * 3600).contains(utcOffsetSeconds) else { throw fail("utc_offset_seconds \(utcOffsetSeconds) is outside ±18 h") }
+        guard attempts.count <= plannedCount, boundaries.count <= plannedCount else {
+            throw fail("more attempts or boundaries than planned_count \(plannedCount)")
+        }
+        if mode.usesAttempts {
+            guard !attempts.isEmpty, boundaries.isEmpty else { throw fail("a \(mode.rawValue) session has attempts and no boundaries") }
+        } else {
+            guard attempts.isEmpty, !boundaries.isEmpty else { throw fail("a passive session has boundaries and no attempts") }
+        }
+        for (position, attempt) in attempts.enumerated() {
+            guard position == 0 || attempt.index > attempts[position - 1].index else { throw fail("attempt indexes are not in order") }
+            guard attempt.tapMonotonicNanoseconds >= attempt.startMonotonicNanoseconds,
+                  attempt.startMonotonicNanoseconds >= startedMonotonicNanoseconds,
+                  attempt.tapMonotonicNanoseconds <= endedMonotonicNanoseconds else {
+                throw fail("attempt \(attempt.index) is outside its session or taps before it starts")
+            }
+        }
+        guard healthDecision == "record" || healthDecision == "skip" else { throw fail("health_decision '\(healthDecision)' is not record or skip") }
+        return SessionOutcome(
+            status: .completed, configuration: configuration,
+            startedAt: MonotonicInstant(nanoseconds: startedMonotonicNanoseconds),
+            endedAt: MonotonicInstant(nanoseconds: endedMonotonicNanoseconds),
+            attempts: attempts.map {
+                AttemptMeasurement(index: $0.index, target: interval, startMark: MonotonicInstant(nanoseconds: $0.startMonotonicNanoseconds),
+                                   tapMark: MonotonicInstant(nanoseconds: $0.tapMonotonicNanoseconds))
+            },
+            boundaries: boundaries.map { PassiveBoundary(index: $0.index, due: MonotonicInstant(nanoseconds: $0.dueMonotonicNanoseconds)) },
+            fearSoundEffective: fearSoundEffective, reason: nil)
+    }
+
+    /// 8-4-4-4-12 hexadecimal digits, either case.
+    static func isUUID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }
+        return groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+}
+
+/// A session a collector refuses, with the field that is wrong.
+public struct SyncValidationError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var sessionID: String
+    public var problem: String
+    public var description: String { "session \(sessionID): \(problem)" }
+}

@@ -1,0 +1,130 @@
+#!/bin/bash
+# The arm64 guest's checks (Tests/pi-vm/run), run by pi-vm-checks.service once systemd has reached
+# multi-user.target. First Tests/hil's driver probe, cross-built for arm64. Then the packaged binary as a Pi runs it: `dpkg -i` under a running systemd (the
+# postinst creates the user and starts the unit), `board check` as the service user on the gpio-sim
+# board (motor line driven, a press read through libgpiod, sound through snd-aloop, captured at the
+# loop's other end), then chronoception.service on that board: its user, its socket, a press that
+# starts a session, `systemctl stop`. One `ok - …` / `not ok - …` line per check on the console.
+set -u
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8
+sim=$(cat /etc/pi-vm/sim-path) chip=$(cat /etc/pi-vm/chip-name)
+button=$sim/sim_gpio0 motor=$sim/sim_gpio1
+board=/etc/chronoception/gpio-sim.yaml
+socket=/run/chronoception/api.sock
+out=/tmp/pi-vm; mkdir -p "$out"
+mkfifo "$out/never"; exec 9<>"$out/never"
+nap() { read -r -t "$1" -u 9 _ || true; }   # a sleep without a fork (the poller below runs often)
+note() { echo "# $*"; }
+check() { # NAME COMMAND...: ok when the command succeeds; its last output lines otherwise
+  local name=$1; shift
+  if "$@" > "$out/check.out" 2>&1; then echo "ok - $name"
+  else echo "not ok - $name"; tail -n 15 "$out/check.out" | sed 's/^/#   /'; fi
+}
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+press() { # one tap: the line pulled low (active low: pressed) for 250 ms
+  echo pull-down > "$button/pull"; nap 0.25; echo pull-up > "$button/pull"
+}
+watch_motor() { # FILE: records the first moment the motor line reads 1, polled every 5 ms
+  # (its output goes nowhere: a background job holding the $(…) pipe open would never let it return)
+  ( while :; do read -r v < "$motor/value"; [ "$v" = 1 ] && { uptime_s > "$1"; exit 0; }; nap 0.005; done ) > /dev/null 2>&1 &
+  echo $!
+}
+device_state() { curl -s --max-time 10 --unix-socket "$socket" http://localhost/api/v1/device | sed -n 's/.*"state" *: *"\([A-Za-z]*\)".*/\1/p'; }
+state_is() { [ "$(device_state)" = "$1" ]; }
+wait_for() { # SECONDS COMMAND...: true once the command succeeds
+  local deadline=$(( $(date +%s) + $1 )); shift
+  until "$@"; do [ "$(date +%s)" -ge "$deadline" ] && return 1; nap 0.5; done
+}
+# Where the boot's time went (systemd-analyze refuses while this unit keeps the boot unfinished).
+units=$(systemctl list-units --type=service --state=active,exited --no-legend --plain | awk '{ print $1 }')
+note "slowest units to start: $(systemctl show -p Id -p InactiveExitTimestampMonotonic -p ActiveEnterTimestampMonotonic $units |
+  awk 'BEGIN { RS = ""; FS = "\n" } { id = ""; a = 0; b = 0; for (i = 1; i <= NF; i++) { split($i, kv, "=")
+         if (kv[1] == "Id") id = kv[2]; else if (kv[1] == "InactiveExitTimestampMonotonic") a = kv[2]; else b = kv[2] }
+       if (a > 0 && b > a) printf "%.1f %s\n", (b - a) / 1e6, id }' |
+  sort -rn | head -n 6 | awk '{ printf "%s %s s; ", $2, $1 }')"
+note "systemd $(systemctl --version | head -n1 | cut -d' ' -f2) is PID 1 ($(tr -d '\0' < /proc/1/cmdline)); system state $(systemctl is-system-running); $(uptime_s) s since boot"
+
+# --- the x86 tier's driver checks, on arm64 (Tests/hil/run's probe, cross-built; libgpiod v2 linked in) ---
+probe=/usr/local/lib/pi-vm/chronoception-hil-probe
+started=$(uptime_s)
+"$probe" gpio chrono-sim "$sim" libgpiod-v2 2
+"$probe" sound hw:Loopback,0,0 hw:Loopback,1,0 alsa
+"$probe" evdev evdev            # a uinput keyboard; drops root at its end, in its own process
+"$probe" permission chrono-sim libgpiod-v2    # drops root: /dev/$chip is still root's alone here
+note "the probe's checks took $(awk "BEGIN { print $(uptime_s) - $started }") s"
+
+# --- install under a running systemd -------------------------------------------------------------------
+started=$(uptime_s)
+check "dpkg -i chronoception_arm64.deb under systemd" dpkg -i /root/chronoception.deb
+note "dpkg -i took $(awk "BEGIN { print $(uptime_s) - $started }") s"
+check "postinst: the system user chronoception, in groups chronoception and audio" sh -c 'id -nG chronoception | grep -qw chronoception && id -nG chronoception | grep -qw audio'
+check "postinst: chronoception.service enabled" sh -c 'systemctl is-enabled chronoception | grep -qx enabled'
+check "postinst: the unit was started (systemd has a start job on record)" sh -c 'systemctl show -p InvocationID --value chronoception | grep -q .'
+note "the unit after install, on the board the device tree chose: $(systemctl is-active chronoception); $(journalctl -b -u chronoception -o cat --no-pager 2>/dev/null | tail -n 2 | tr '\n' ' ')"
+check "udev rule: /dev/$chip (chrono-sim) is group chronoception, mode 0660" sh -c "stat -c '%a %G' /dev/$chip | tee /dev/stderr | grep -qx '660 chronoception'"
+check "udev: /dev/snd/pcmC*D0p belong to group audio" sh -c "stat -c '%G' /dev/snd/pcmC*D0p | sort -u | tee /dev/stderr | grep -qx audio"
+systemctl stop chronoception
+
+# --- board check as the service user --------------------------------------------------------------------
+cp "$board" /tmp/gpio-sim.yaml
+arecord -q -D hw:Loopback,1,0 -f S16_LE -r 48000 -c 2 -t raw -d 40 "$out/capture.raw" 2>"$out/arecord.err" &
+recorder=$!
+nap 1
+watcher=$(watch_motor "$out/motor-board-check")
+started=$(uptime_s)
+timeout 600 runuser -u chronoception -- chronoception board check "$board" --press-timeout 120 --sound-warning 0 > "$out/board-check.txt" 2>&1 &
+checker=$!
+# Tap every 3 s until board check is done (it waits for a press once the motor cue has played).
+while kill -0 "$checker" 2>/dev/null; do nap 3; kill -0 "$checker" 2>/dev/null && press; done
+wait "$checker"; status=$?
+note "board check took $(awk "BEGIN { print $(uptime_s) - $started }") s"
+kill "$watcher" "$recorder" 2>/dev/null; wait "$recorder" 2>/dev/null
+sed 's/^/#   /' "$out/board-check.txt"
+check "board check gpio-sim as user chronoception: exit status 0" test "$status" -eq 0
+check "board check: motor line requested through libgpiod API v2" grep -Eq "^\[ok\] +motor: .*chrono-sim.*active-high" "$out/board-check.txt"
+check "board check: played the start cue on the motor line" grep -Eq '^\[ok\] +motor: played the start cue' "$out/board-check.txt"
+check "the kernel saw the motor line driven high (gpio-sim value)" test -s "$out/motor-board-check"
+check "board check: read a press with its kernel timestamp" grep -Eq '^\[ok\] +button: press at [0-9.]+ s \(kernel timestamp, CLOCK_MONOTONIC\)' "$out/board-check.txt"
+check "board check: played the aversive sound on plughw:CARD=Loopback" grep -Eq '^\[ok\] +sound: played the aversive sound' "$out/board-check.txt"
+nonzero=$(tr -d '\000' < "$out/capture.raw" | wc -c)
+note "captured $(stat -c %s "$out/capture.raw") bytes at hw:Loopback,1,0, $nonzero of them non-zero; arecord: $(head -c 200 "$out/arecord.err")"
+check "the sound came out of the loopback card's capture side (non-silent)" test "$nonzero" -gt 48000
+
+# --- chronoception.service on the gpio-sim board --------------------------------------------------------
+sed -i "s|^CHRONOCEPTION_BOARD=.*|CHRONOCEPTION_BOARD=$board|" /etc/default/chronoception
+echo pull-up > "$button/pull"
+started=$(uptime_s)
+systemctl start chronoception
+check "chronoception.service is active on the gpio-sim board" sh -c 'systemctl is-active chronoception | grep -qx active'
+check "the API socket $socket appears" wait_for 120 test -S "$socket"
+check "the daemon reaches its waiting state (Idle, through the API)" wait_for 180 state_is Idle
+note "start to Idle: $(awk "BEGIN { print $(uptime_s) - $started }") s; GET /device: $(curl -s --max-time 10 --unix-socket "$socket" http://localhost/api/v1/device | head -c 400)"
+pid=$(systemctl show -p MainPID --value chronoception)
+check "the daemon runs as user chronoception (uid $(id -u chronoception)), not root" sh -c "awk '/^Uid:/ { print \$2 }' /proc/$pid/status | grep -qx $(id -u chronoception)"
+check "its groups: chronoception and audio" sh -c "awk '/^Gid:/ { print \$2 } /^Groups:/' /proc/$pid/status | grep -qw $(getent group audio | cut -d: -f3)"
+check "socket mode 0660, group chronoception" sh -c "stat -c '%a %G %F' $socket | tee /dev/stderr | grep -qx '660 chronoception socket'"
+check "GET /device names the board gpio-sim" sh -c "curl -s --unix-socket $socket http://localhost/api/v1/device | grep -q '\"board\" *: *\"gpio-sim\"'"
+check "memory locked as LimitMEMLOCK=infinity allows (VmLck > 0)" sh -c "awk '/^VmLck:/ { exit !(\$2 > 0) }' /proc/$pid/status"
+# Resident and locked from smaps_rollup (page tables walked; VmRSS lags behind with many threads).
+memory() { awk '$1 == "Rss:" { r = $2 } $1 == "Locked:" { l = $2 } END { printf "resident %.1f MiB, locked %.1f MiB", r / 1024, l / 1024 }' /proc/$pid/smaps_rollup; }
+note "arm64 daemon memory, idle: $(memory)"
+watcher=$(watch_motor "$out/motor-session")
+press
+check "a press on the gpio-sim line starts a session (state WaitingForStart)" wait_for 60 state_is WaitingForStart
+press
+check "the start tap starts the attempt (state AttemptRunning)" wait_for 60 state_is AttemptRunning
+check "the session's cues drove the motor line" wait_for 10 test -s "$out/motor-session"
+note "arm64 daemon memory, during the attempt: $(memory)"
+kill "$watcher" 2>/dev/null
+# The session loop's thread runs SCHED_FIFO (policy 1, field 41 of /proc/PID/task/TID/stat), as
+# LimitRTPRIO=80 allows without root.
+check "a thread of the daemon runs SCHED_FIFO" sh -c "for t in /proc/$pid/task/*/stat; do sed 's/.*) //' \$t | awk '{ print \$39 }'; done | grep -qx 1"
+started=$(uptime_s)
+systemctl stop chronoception
+note "systemctl stop took $(awk "BEGIN { print $(uptime_s) - $started }") s"
+check "systemctl stop: the unit stopped cleanly (Result=success, inactive)" sh -c 'test "$(systemctl show -p Result --value chronoception)" = success && systemctl is-active chronoception | grep -qx inactive'
+check "the motor line is off after the stop" sh -c "test \"\$(cat $motor/value)\" = 0"
+check "the runtime directory (socket, state file) is gone after the stop" test ! -e /run/chronoception
+check "the daemon ended the attempt on SIGTERM (journal: Session interrupted)" sh -c "journalctl -b -u chronoception -o cat --no-pager | grep -q 'Session interrupted (stopped by SIGTERM)'"
+note "journal of chronoception.service:"; journalctl -b -u chronoception -o cat --no-pager | tail -n 25 | sed 's/^/#   /'
+echo "pi-vm-guest: done"
