@@ -87,15 +87,14 @@ struct DaemonLoopTests {
         let harness = rig.harness
         let heard = Mutex<[RuntimeEvent]>([])
         let subscription = harness.handle.subscribe { event in heard.withLock { $0.append(event) } }
-        // Each event carries when the loop published it, before it was heard; state changes and
-        // feedback (the display writer) arrive in the order published. A finished session comes on
-        // the records writer, after its record, so it has no fixed place among them.
-        let stamps = Mutex<[(published: Int64, heard: Int64, display: Bool)]>([])
+        // Each event carries when the loop published it, before it was heard; states (one writer
+        // delivers them) in the order published.
+        let stamps = Mutex<[(published: Int64, heard: Int64, state: Bool)]>([])
         let timed = harness.events.subscribeWithTimes { event, publishedAt in
             let heardAt = MonotonicClock.now().nanoseconds
-            let display: Bool
-            if case .sessionFinished = event { display = false } else { display = true }
-            stamps.withLock { $0.append((publishedAt.nanoseconds, heardAt, display)) }
+            var isState = false
+            if case .stateChanged = event { isState = true }
+            stamps.withLock { $0.append((publishedAt.nanoseconds, heardAt, isState)) }
         }
         defer { timed.cancel() }
         harness.start()
@@ -123,8 +122,9 @@ struct DaemonLoopTests {
         let times = stamps.withLock { $0 }
         #expect(times.count == events.count)
         #expect(times.allSatisfy { $0.published > 0 && $0.published <= $0.heard })
-        let displayed = times.filter(\.display)
-        #expect(zip(displayed, displayed.dropFirst()).allSatisfy { $0.published <= $1.published })
+        let stateStamps = times.filter(\.state)
+        #expect(stateStamps.count >= 3)
+        #expect(zip(stateStamps, stateStamps.dropFirst()).allSatisfy { $0.published <= $1.published })
         #expect(harness.events.latestStatePublishedAt != nil)
     }
 }

@@ -631,7 +631,7 @@ def test_daemon_live(binary, artifacts):
     check("daemon: event to the card in the DOM, p50 under 100 ms", pct(dom, 0.5) < 100, dom)
 
 
-def test_big_progress(big_base, runs=7):
+def test_big_progress(big_base, runs=11):
     """Progress's first render over 100,000 sessions, from the browser's own clock: navigation start to
     the summary in the DOM (the page's `progress-summary` mark), and to the charts; split into the
     page's share and the server's (time to first byte of each API request, from Resource Timing)."""
