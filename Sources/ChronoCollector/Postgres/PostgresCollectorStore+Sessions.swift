@@ -20,11 +20,13 @@ extension PostgresCollectorStore {
             if !plan.sessions.isEmpty {
                 let rows = plan.sessions.map { SessionRowCodec.values($0, deviceID: deviceID, receivedUnixNanoseconds: now) }
                 let query = Self.unnestInsert(table: "session", columns: CollectorSchema.sessionColumns, rows: rows,
-                                              suffix: "ON CONFLICT (id) DO NOTHING RETURNING id")
+                                              suffix: "ON CONFLICT DO NOTHING RETURNING id")
                 for row in try await Self.all(connection, query, logger) { inserted.insert(try row[0].decode(String.self)) }
                 var attempts: [[CollectorValue]] = [], boundaries: [[CollectorValue]] = []
-                for session in plan.sessions where inserted.contains(session.wire.id.lowercased()) {
-                    let id = CollectorValue.text(session.wire.id.lowercased())
+                var attached = Set<String>()
+                // A session twice in one batch is inserted once; its attempts go with the first.
+                for session in plan.sessions where inserted.contains(session.wire.id) && attached.insert(session.wire.id).inserted {
+                    let id = CollectorValue.text(session.wire.id)
                     for attempt in session.wire.attempts {
                         attempts.append([id, .integer(Int64(attempt.index)), .integer(attempt.startMonotonicNanoseconds), .integer(attempt.tapMonotonicNanoseconds)])
                     }

@@ -11,7 +11,7 @@ extension SQLiteCollectorStore {
             }
             if (device[1] as Int64?) != nil { throw CollectorError.keyRefused(CollectorMessages.revoked(device[0])) }
             let placeholders = Array(repeating: "?", count: CollectorSchema.sessionColumns.count).joined(separator: ", ")
-            let insertSession = try db.cachedStatement(sql: "INSERT INTO session (\(SessionRowCodec.columnList())) VALUES (\(placeholders)) ON CONFLICT (id) DO NOTHING")
+            let insertSession = try db.cachedStatement(sql: "INSERT INTO session (\(SessionRowCodec.columnList())) VALUES (\(placeholders)) ON CONFLICT DO NOTHING")
             let insertAttempt = try db.cachedStatement(sql: "INSERT INTO attempt (session_id, attempt_index, start_mono_ns, tap_mono_ns) VALUES (?, ?, ?, ?)")
             let insertBoundary = try db.cachedStatement(sql: "INSERT INTO boundary (session_id, position, boundary_index, due_mono_ns, fired_mono_ns) VALUES (?, ?, ?, ?, ?)")
             var accepted = 0, duplicates = 0
@@ -20,7 +20,7 @@ extension SQLiteCollectorStore {
                 try insertSession.execute(arguments: StatementArguments(values.map(DatabaseValue.init)))
                 guard db.changesCount == 1 else { duplicates += 1; continue }
                 accepted += 1
-                let id = session.wire.id.lowercased()
+                let id = session.wire.id
                 for attempt in session.wire.attempts {
                     try insertAttempt.execute(arguments: [id, attempt.index, attempt.startMonotonicNanoseconds, attempt.tapMonotonicNanoseconds])
                 }

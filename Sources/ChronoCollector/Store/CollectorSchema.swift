@@ -73,6 +73,8 @@ public enum CollectorSchema {
                 expires_ns \(integer) NOT NULL, used_ns \(integer), device_id TEXT)
             """,
             "CREATE TABLE session (\n    \(columnDefinitions(postgres: postgres)))",
+            // The idempotency key: a session UUID whatever its letters' case (the id is kept as sent).
+            "CREATE UNIQUE INDEX session_id_any_case ON session (lower(id))",
             "CREATE INDEX session_device_started ON session (device_id, started_unix_ns)",
             "CREATE INDEX session_started ON session (started_unix_ns)",
             """

@@ -15,7 +15,7 @@ enum SessionRowCodec {
     static func values(_ session: IngestPlan.Session, deviceID: String, receivedUnixNanoseconds: Int64) -> [CollectorValue] {
         let wire = session.wire
         return [
-            .text(wire.id.lowercased()), .text(deviceID), .integer(receivedUnixNanoseconds),
+            .text(wire.id), .text(deviceID), .integer(receivedUnixNanoseconds),
             .text(wire.mode), .text(wire.status), .integer(wire.targetIntervalMilliseconds),
             .integer(Int64(wire.plannedCount)), .real(wire.fearThreshold), .text(wire.intervalPattern),
             .boolean(wire.autoStartNextAttempt), .integer(wire.feedbackMilliseconds), .integer(wire.abortWindowMilliseconds),
