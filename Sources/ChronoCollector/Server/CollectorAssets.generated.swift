@@ -20,6 +20,7 @@ enum CollectorAssets {
   }
 }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 html { -webkit-text-size-adjust: 100%; }
 body {
   margin: 0; background: var(--bg); color: var(--text);
@@ -76,6 +77,11 @@ input[type="checkbox"] { width: 22px; height: 22px; min-height: 0; }
 .status { padding: 8px 12px; border-radius: 8px; border: 1px solid var(--line); margin: 8px 0; }
 .status.error { border-color: var(--red); color: var(--red); }
 .status.ok { border-color: var(--green); color: var(--green); }
+.badge { display: inline-block; min-width: 3.2em; text-align: center; font-size: .85em; font-weight: 700; border-radius: 6px; padding: 0 6px; border: 1px solid currentColor; }
+.badge.ok { color: var(--green); } .badge.warning { color: var(--yellow); } .badge.info { color: var(--muted); }
+ul.plain.setup > li { padding: 4px 0; border-top: 0; }
+ol.feedback { list-style: none; padding: 0; margin: 6px 0; }
+ol.feedback .zone { margin-right: 6px; }
 .zone { display: inline-flex; align-items: center; gap: 4px; font-weight: 600; }
 .zone::before { content: ""; width: 10px; height: 10px; border-radius: 50%; background: currentColor; }
 .zone.green { color: var(--green); } .zone.yellow { color: var(--yellow); } .zone.red { color: var(--red); }
@@ -120,7 +126,7 @@ main > .row[role="group"] { margin-bottom: 16px; }
   th, td { padding: 6px 4px; font-size: .9rem; }
   .big { font-size: 1.7rem; }
 }
-"""#####, "3338485ae8b3131d"),
+"""#####, "f3ea29cc2ad4d56b"),
         "/collector.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
