@@ -59,7 +59,7 @@ let package = Package(
         // epoll, timerfd and eventfd headers, which Swift's Glibc module does not export.
         .target(name: "CLinuxSystem"),
         // SQLite through GRDB: sessions, presets, settings, the health-log ledger, exports, progress.
-        .target(name: "ChronoStore", dependencies: ["ChronoCore", "CWallClock", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "ChronoStore", dependencies: ["ChronoCore", "ChronoSync", "CWallClock", .product(name: "GRDB", package: "GRDB.swift")]),
         // adjtimex(2) for the store's "is the wall clock synchronised?" check (sys/timex.h is not in Glibc).
         .target(name: "CWallClock"),
         // The device-to-collector sync protocol (docs/SYNC.md): wire types both ends share, the
@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "ChronoCLI",
             dependencies: [
-                "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI",
+                "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI", "ChronoSync",
                 // The control verbs' client speaks SwiftNIO's HTTP/1 codec over the Unix socket; the
                 // release binary carries no other HTTP client (AsyncHTTPClient is for the API tests).
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -109,13 +109,17 @@ let package = Package(
         // The executable: only `Chronoception.main()`.
         .executableTarget(name: "chronoception", dependencies: ["ChronoCLI"]),
         // Mock drivers and in-memory stand-ins for tests; no production target depends on it.
-        .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime", "ChronoAPI"]),
+        .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime", "ChronoAPI", "ChronoSync",
+                                                .product(name: "Hummingbird", package: "hummingbird"),
+                                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                .product(name: "Logging", package: "swift-log"),
+                                                .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "ChronoCoreTests", dependencies: ["ChronoCore"]),
         .testTarget(name: "ChronoSimulationTests", dependencies: ["ChronoSimulation", "ChronoCore"]),
         .testTarget(name: "ChronoHardwareTests", dependencies: ["ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoRuntimeTests", dependencies: ["ChronoRuntime", "ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoSyncTests", dependencies: ["ChronoSync", "ChronoCore"]),
-        .testTarget(name: "ChronoStoreTests", dependencies: ["ChronoStore", "ChronoCore"]),
+        .testTarget(name: "ChronoStoreTests", dependencies: ["ChronoStore", "ChronoCore", "ChronoSync"]),
         .testTarget(
             name: "ChronoAPITests",
             dependencies: [
@@ -125,6 +129,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI"]),
+        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI", "ChronoSync"]),
     ]
 )

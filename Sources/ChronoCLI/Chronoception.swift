@@ -33,6 +33,7 @@ public struct Chronoception: ParsableCommand {
             EndCommand.self,
             DiscardCommand.self,
             CompanionCommand.self,
+            SyncCommand.self,
             BenchCommand.self,
         ]
     )

@@ -30,7 +30,7 @@ struct MigrationTests {
             try store.setSetting(.defaultAttempts, to: "3", nowUnixSeconds: 1)
         }
         let reopened = try ChronoStore.openForTest(directory)
-        #expect(try reopened.appliedMigrations() == ["api-keys-v1", "v1"])
+        #expect(try reopened.appliedMigrations() == ["api-keys-v1", "sync-v1", "v1"])
         let session = try reopened.session(id: "S1")
         #expect(session.outcome.attempts.map(\.tapMark) == Sample.attempts(.challenge, [61.5, 58.25]).attempts.map(\.tapMark))
         #expect(try reopened.settings().defaultAttempts == 3)

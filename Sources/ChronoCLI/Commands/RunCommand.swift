@@ -80,10 +80,14 @@ struct RunCommand: ParsableCommand {
         defer { server?.stop() }
         // `settings set` from another process applies at the next session: the watcher prepares a new
         // snapshot off the loop as soon as the database changes.
+        // Sync (docs/SYNC.md): pushes completed sessions from its own thread; idle until enrolled.
+        let pusher = SyncPusher(store: store, report: { console.writeLine($0) })
+        pusher.start()
+        defer { pusher.stop() }
         let watcher = try? DataDirectoryWatcher(
             directory: store.location.directory,
             prefix: (store.location.databasePath as NSString).lastPathComponent,
-            onChange: { keeper.refresh() })
+            onChange: { keeper.refresh(); pusher.storeChanged() })
         if watcher == nil {
             drivers.console.writeLine("Settings changes cannot be watched here; send SIGHUP to apply them (`systemctl reload chronoception`).")
         }
@@ -95,7 +99,7 @@ struct RunCommand: ParsableCommand {
             let loop = try SessionLoop(
                 button: drivers.button, motor: drivers.motor, sound: sound.output, controller: controller,
                 sinks: LoopSinks(console: drivers.console, stateFile: options.stateFileLocation,
-                                 recorder: options.recorder(store: store, console: drivers.console, also: [library]),
+                                 recorder: options.recorder(store: store, console: drivers.console, also: [library, SyncNudgingRecorder(pusher: pusher)]),
                                  events: events),
                 settings: SessionLoop.Settings(onsetLatency: motor.onsetLatency, safeMaximumOn: motor.safeMaximumOn,
                                                realtimePriority: options.noRealtime ? nil : RealtimeScheduling.defaultPriority,

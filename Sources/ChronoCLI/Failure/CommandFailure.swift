@@ -44,6 +44,7 @@ extension ExitStatus {
         case is ReplayScriptError: return .badInput
         case is IntervalError, is ConfigurationError: return .usage
         case let output as OutputError: return output.status
+        case let sync as SyncFailure: return sync.status
         default: return .internalError
         }
     }

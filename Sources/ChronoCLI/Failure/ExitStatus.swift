@@ -10,6 +10,9 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case checkFailed = 1
     /// `status`: no device is running (no state file, or its writer has ended).
     case notRunning = 3
+    /// `sync`: the collector cannot be reached (refused connection, no route, no DNS answer, a
+    /// timeout). Nothing is lost: try again later.
+    case collectorUnreachable = 68
     /// The command line is wrong: an unknown option, a missing or malformed value, a number out of range.
     case usage = 64
     /// An input file is malformed: an edge file, a state file, an import file.
@@ -33,6 +36,9 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case permission = 77
     /// A board file or a stored setting is invalid.
     case badConfiguration = 78
+    /// `sync`: the collector answered but will not take the batch: it is full, speaks another
+    /// protocol version, refuses a session, or is not a collector at all.
+    case collectorRefused = 79
 
     /// A session ended by a signal exits with 128 + the signal's number (130 for SIGINT, 143 for
     /// SIGTERM), as shells expect. `run` (the daemon) exits 0 on SIGTERM, SIGINT and SIGQUIT: being
@@ -45,6 +51,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .success: return "success"
         case .checkFailed: return "check failed"
         case .notRunning: return "not running"
+        case .collectorUnreachable: return "collector unreachable"
         case .usage: return "usage"
         case .badInput: return "bad input file"
         case .noInput: return "input missing"
@@ -56,6 +63,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .storeUnusable: return "store unusable"
         case .permission: return "permission"
         case .badConfiguration: return "bad configuration"
+        case .collectorRefused: return "collector refused"
         }
     }
 }

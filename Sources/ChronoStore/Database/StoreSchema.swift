@@ -11,6 +11,7 @@ enum StoreSchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: v1)
         migrator.registerMigration(APIKeySchema.migrationIdentifier, migrate: APIKeySchema.migrate)
+        migrator.registerMigration(SyncSchema.migrationIdentifier, migrate: SyncSchema.migrate)
         return migrator
     }
 

@@ -75,6 +75,7 @@ extension ChronoStore {
                                 usedUnixSeconds: finish.anchor.unixNanoseconds(at: outcome.startedAt) / 1_000_000_000)
         }
         try completeSessionRow(db, finish: finish)
+        try addToOutbox(db, sessionID: finish.sessionID, status: outcome.status)
         switch decision {
         case .none(let reason):
             try setLedger(db, sessionID: finish.sessionID, state: .skipped, code: "not_eligible", reason: reason, now: now)

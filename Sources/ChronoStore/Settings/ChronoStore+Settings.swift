@@ -21,26 +21,36 @@ extension ChronoStore {
     }
 
     /// Validates and stores a setting; returns the stored (canonical) value. Turning health logging on
-    /// or off clears a failure: enabling is how the user asks to try again (SPEC §4).
+    /// or off clears a failure: enabling is how the user asks to try again (SPEC §4). A synced
+    /// setting takes the next preference clock, origin device (docs/SYNC.md), in the same transaction.
     @discardableResult
     public func setSetting(_ key: SettingKey, to raw: String, nowUnixSeconds: Int64) throws(StoreError) -> String {
         let current = try settings()
         let value = try key.canonicalValue(raw, current: current)
         try write { db in
-            try db.execute(
-                sql: "INSERT INTO setting (key, value, updated_unix_seconds) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_unix_seconds = excluded.updated_unix_seconds",
-                arguments: [key.rawValue, value, nowUnixSeconds])
-            if key == .healthLogging {
-                try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [Self.healthFailureKey])
-            }
-            // Turning Fear Mode off must not leave it as the default mode.
-            if key == .fearMode, value == "off",
-               try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SettingKey.defaultMode.rawValue]) == SessionMode.fear.rawValue {
-                try db.execute(sql: "UPDATE setting SET value = ?, updated_unix_seconds = ? WHERE key = ?",
-                               arguments: [SessionMode.challenge.rawValue, nowUnixSeconds, SettingKey.defaultMode.rawValue])
-            }
+            let changed = try storeSettingValue(db, key, value, nowUnixSeconds: nowUnixSeconds)
+            try stampLocalChange(db, keys: [key] + changed)
         }
         return value
+    }
+
+    /// Stores an accepted (canonical) value with what it implies; returns the other settings it
+    /// changed. Shared by `setSetting` and the collector's preferences, so both behave alike.
+    func storeSettingValue(_ db: Database, _ key: SettingKey, _ value: String, nowUnixSeconds: Int64) throws -> [SettingKey] {
+        try db.execute(
+            sql: "INSERT INTO setting (key, value, updated_unix_seconds) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_unix_seconds = excluded.updated_unix_seconds",
+            arguments: [key.rawValue, value, nowUnixSeconds])
+        if key == .healthLogging {
+            try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [Self.healthFailureKey])
+        }
+        // Turning Fear Mode off must not leave it as the default mode.
+        if key == .fearMode, value == "off",
+           try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SettingKey.defaultMode.rawValue]) == SessionMode.fear.rawValue {
+            try db.execute(sql: "UPDATE setting SET value = ?, updated_unix_seconds = ? WHERE key = ?",
+                           arguments: [SessionMode.challenge.rawValue, nowUnixSeconds, SettingKey.defaultMode.rawValue])
+            return [.defaultMode]
+        }
+        return []
     }
 
     /// Records that health logging failed; returns true only the first time (the failure is logged

@@ -1,0 +1,107 @@
+import ArgumentParser
+import ChronoCore
+import ChronoStore
+import ChronoSync
+import Foundation
+
+/// `chronoception sync add|now|status|remove`: this device's side of sync with a collector
+/// (docs/SYNC.md). Every subcommand takes `--data-dir` and ends with an exit status a script can use
+/// (docs/EXIT-CODES.md: 68 unreachable, 77 key or code refused, 79 refused by the collector).
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Send completed sessions to a collector and receive its preferences.",
+        discussion: "Enrol once with `sync add URL --code CODE` (the code comes from `chronoception collector enrol NAME`); `chronoception run` then pushes in the background, and `sync now` pushes once.",
+        subcommands: [Add.self, Now.self, Status.self, Remove.self], defaultSubcommand: Status.self)
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Enrol this device with a collector (one at a time).")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The collector: http://HOST:PORT.") var url: String
+        @Option(help: "The one-time code `chronoception collector enrol NAME` printed.") var code: String
+        @Option(help: "The board named to the collector (default: this machine's, as `run` picks it).") var board: String?
+
+        func run() throws {
+            try reportingFailures {
+                let collector: CollectorURL
+                do { collector = try CollectorURL(parsing: url) } catch { throw CommandFailure(message: String(describing: error), status: .usage) }
+                let trimmed = code.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty, trimmed.count <= 200, !trimmed.contains(where: \.isNewline) else {
+                    throw CommandFailure(message: "--code is empty or not a code; give the one-time code `chronoception collector enrol NAME` printed.", status: .usage)
+                }
+                let store = try self.store.openWritableStore()
+                if let existing = try store.syncEnrolment() {
+                    throw CommandFailure(message: "this device is already enrolled with \(existing.collectorURL) as '\(existing.deviceName)'; run `chronoception sync remove` first to change collectors.", status: .usage)
+                }
+                let exchange = SyncExchange(store: store, transport: CollectorClient(url: collector))
+                let boardName = board ?? BoardDrivers.defaultBoardName()
+                let enrolment = try runBlocking { try await exchange.enrol(url: collector, code: trimmed, board: boardName, softwareVersion: Version.packageVersion) }
+                let pending = try store.syncState().pending
+                print("enrolled with \(enrolment.collectorURL) as '\(TerminalSafeText.sanitized(enrolment.deviceName, keepNewlines: false))'; \(pending) sessions pending (`chronoception sync now` sends them; `chronoception run` does it in the background)")
+            }
+        }
+    }
+
+    struct Now: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Send everything pending now and apply the collector's preferences.")
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            try reportingFailures {
+                let store = try self.store.openWritableStore()
+                let enrolment = try requireEnrolment(store)
+                let url: CollectorURL
+                do { url = try CollectorURL(parsing: enrolment.collectorURL) } catch { throw CommandFailure(message: String(describing: error), status: .usage) }
+                let exchange = SyncExchange(store: store, transport: CollectorClient(url: url))
+                let summary = try runBlocking { try await exchange.pushAll(enrolment: enrolment) }
+                print(summary.line)
+                if !summary.preferences.applied.isEmpty {
+                    print("preferences from the collector: " + TerminalSafeText.sanitized(summary.preferences.applied.joined(separator: ", "), keepNewlines: false))
+                }
+                for refused in summary.preferences.refused {
+                    printError("warning: " + TerminalSafeText.sanitized(refused, keepNewlines: false))
+                }
+            }
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "What is pending, when sync last succeeded, and why it fails.")
+        @OptionGroup var store: StoreOptions
+        @Flag(help: "Machine-readable output: one object.") var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let state = try self.store.openStore().syncState()
+                if json {
+                    print(SyncStatusText.json(state).prettyText)
+                } else {
+                    for line in SyncStatusText.lines(state) { print(TerminalSafeText.sanitized(line, keepNewlines: false)) }
+                }
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget the collector and its key (sessions stay on this device).")
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            try reportingFailures {
+                let store = try self.store.openWritableStore()
+                guard let removed = try store.removeSyncEnrolment() else {
+                    print("not enrolled with a collector; nothing to remove")
+                    return
+                }
+                print("removed \(removed.collectorURL); the collector keeps what it received, and every session here is sent again after the next `sync add`")
+            }
+        }
+    }
+}
+
+/// The enrolment, or the one-line failure telling how to make one.
+func requireEnrolment(_ store: ChronoStore) throws -> SyncEnrolment {
+    guard let enrolment = try store.syncEnrolment() else {
+        throw CommandFailure(message: "this device is not enrolled with a collector; run `chronoception sync add http://HOST:PORT --code CODE` first (the code comes from `chronoception collector enrol NAME`).", status: .usage)
+    }
+    return enrolment
+}

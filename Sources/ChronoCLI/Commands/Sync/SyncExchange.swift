@@ -1,0 +1,104 @@
+import ChronoStore
+import ChronoSync
+import Foundation
+
+/// The device's two conversations with a collector (docs/SYNC.md): enrolling once, and pushing
+/// everything pending. Shared by `sync add`/`sync now` and the daemon's pusher; blocking on the store
+/// and the network, so never on the session loop.
+struct SyncExchange {
+    let store: ChronoStore
+    let transport: any CollectorTransport
+    /// The wall clock for the status's times (a value, so tests decide it).
+    var now: @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() }
+
+    /// What one push did.
+    struct Summary: Sendable {
+        var accepted = 0
+        var duplicates = 0
+        var pending = 0
+        var preferences = SyncPreferenceResult(applied: [], refused: [])
+        var sent: Int { accepted + duplicates }
+        var line: String { "sent \(sent) sessions (\(accepted) new, \(duplicates) already there); \(pending) pending" }
+    }
+
+    /// Enrols with the collector using a one-time code and keeps the grant.
+    func enrol(url: CollectorURL, code: String, board: String, softwareVersion: String) async throws -> SyncEnrolment {
+        let request = EnrolmentRequest(code: code, deviceID: try store.syncDeviceID(), board: board, softwareVersion: softwareVersion)
+        let (status, body) = try await transport.post(SyncProtocol.enrolPath, body: try Self.encoder.encode(request), bearer: nil)
+        guard status == 200 || status == 201 else { throw Self.refusal(status, body, during: "the enrolment") }
+        guard let grant = try? JSONDecoder().decode(EnrolmentGrant.self, from: body), !grant.key.isEmpty else {
+            throw SyncFailure(kind: .notACollector, detail: "the answer to the enrolment is not an enrolment grant")
+        }
+        guard grant.protocolVersion == SyncProtocol.version else {
+            throw SyncFailure(kind: .protocolMismatch, detail: "the collector answered with protocol \(grant.protocolVersion), this device speaks \(SyncProtocol.version)")
+        }
+        let enrolment = SyncEnrolment(collectorURL: url.description, deviceKey: grant.key, collectorID: grant.collectorID,
+                                      deviceName: grant.deviceName, enrolledUnixNanoseconds: now())
+        try store.saveSyncEnrolment(enrolment)
+        return enrolment
+    }
+
+    /// Pushes every pending session in batches (at least one exchange, so preferences travel even
+    /// when nothing is pending), moving the cursor after each receipt. A failure is recorded in the
+    /// store and thrown; what was acknowledged before it stays acknowledged.
+    func pushAll(enrolment: SyncEnrolment) async throws -> Summary {
+        do {
+            return try await push(enrolment)
+        } catch let failure as SyncFailure {
+            try? store.recordSyncFailure(code: failure.kind.rawValue, message: failure.description, nowUnixNanoseconds: now())
+            throw failure
+        }
+    }
+
+    private func push(_ enrolment: SyncEnrolment) async throws -> Summary {
+        var summary = Summary()
+        var limit = SyncProtocol.maximumSessionsPerBatch
+        let deviceID = try store.syncDeviceID()
+        var first = true
+        while true {
+            let outbox = try store.syncOutboxBatch(limit: limit)
+            if !first && outbox.sessions.isEmpty && outbox.through == outbox.after { break }
+            first = false
+            let batch = SyncBatch(deviceID: deviceID, cursorAfter: outbox.after, cursorThrough: outbox.through,
+                                  sessions: outbox.sessions, preferences: try store.syncPreferences())
+            let (status, body) = try await transport.post(SyncProtocol.batchesPath, body: try Self.encoder.encode(batch), bearer: enrolment.deviceKey)
+            if status == 413, outbox.through - outbox.after > 1 {
+                // Too large for the collector: half as many sessions, until one session is refused alone.
+                limit = max(1, min(limit, Int(outbox.through - outbox.after)) / 2)
+                continue
+            }
+            guard status == 200 else { throw Self.refusal(status, body, during: "a batch") }
+            guard let receipt = try? JSONDecoder().decode(SyncReceipt.self, from: body) else {
+                throw SyncFailure(kind: .notACollector, detail: "the answer to a batch is not a sync receipt")
+            }
+            guard receipt.protocolVersion == SyncProtocol.version else {
+                throw SyncFailure(kind: .protocolMismatch, detail: "the collector answered with protocol \(receipt.protocolVersion), this device speaks \(SyncProtocol.version)")
+            }
+            guard receipt.acknowledgedThrough == outbox.through else {
+                throw SyncFailure(kind: .notACollector, detail: "the collector acknowledged through \(receipt.acknowledgedThrough), not the batch's \(outbox.through)")
+            }
+            let applied = try store.recordSyncSuccess(acknowledgedThrough: receipt.acknowledgedThrough, preferences: receipt.preferences,
+                                                      nowUnixNanoseconds: now())
+            summary.accepted += receipt.accepted
+            summary.duplicates += receipt.duplicates
+            summary.preferences.applied += applied.applied
+            summary.preferences.refused = applied.refused
+            // A batch that went through lets the next one grow again.
+            limit = min(SyncProtocol.maximumSessionsPerBatch, limit * 2)
+        }
+        summary.pending = try store.syncState().pending
+        return summary
+    }
+
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    /// The failure for an error answer, in the collector's words when it gave them.
+    static func refusal(_ status: Int, _ body: Data, during what: String) -> SyncFailure {
+        let error = ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["error"] as? [String: Any]
+        return SyncFailure.classifying(httpStatus: status, code: error?["code"] as? String, message: error?["message"] as? String, during: what)
+    }
+}

@@ -1,0 +1,64 @@
+import ChronoCore
+import ChronoSync
+import GRDB
+
+extension ChronoStore {
+    /// Numbers a session that has just been saved completed (or imported completed), in the saving
+    /// transaction, so a completed session is in the outbox exactly when it is in the store. Aborted
+    /// and interrupted sessions never enter it (SPEC §8).
+    func addToOutbox(_ db: Database, sessionID: String, status: SessionStatus) throws {
+        guard status == .completed else { return }
+        try db.cachedStatement(sql: "INSERT INTO sync_outbox (session_id) VALUES (?) ON CONFLICT (session_id) DO NOTHING")
+            .execute(arguments: [sessionID])
+    }
+
+    /// The next batch after the cursor: at most `limit` completed sessions in outbox order, as they
+    /// cross the wire. Empty (`after == through`) when nothing is pending.
+    public func syncOutboxBatch(limit: Int = SyncProtocol.maximumSessionsPerBatch) throws(StoreError) -> SyncOutboxBatch {
+        try read { db in
+            let cursor = try Int64.fetchOne(db, sql: "SELECT cursor FROM sync_device") ?? 0
+            let entries = try Row.fetchAll(db, sql: "SELECT position, session_id FROM sync_outbox WHERE position > ? ORDER BY position LIMIT ?",
+                                           arguments: [cursor, max(limit, 1)])
+            guard let last = entries.last else { return SyncOutboxBatch(after: cursor, through: cursor, sessions: []) }
+            let ids: [String] = entries.map { $0["session_id"] }
+            let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            let filter = "s.id IN (\(placeholders))"
+            let stored = try loadSessions(db, filter: filter, arguments: StatementArguments(ids))
+            var audible: [String: Bool] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, sound_audible_at_start FROM session s WHERE \(filter)", arguments: StatementArguments(ids)) {
+                audible[row["id"]] = row["sound_audible_at_start"]
+            }
+            let byID = Dictionary(stored.map { ($0.sessionID, $0) }, uniquingKeysWith: { first, _ in first })
+            let sessions = ids.compactMap { id -> SyncedSession? in
+                guard let session = byID[id] else { return nil }
+                return SyncedSession(sessionID: id, outcome: session.outcome, anchor: session.anchor, board: session.board,
+                                     wallClockSynchronised: session.wallClockSynchronised,
+                                     soundAudibleAtStart: audible[id] ?? true, boundariesFired: session.boundariesFired)
+            }
+            return SyncOutboxBatch(after: cursor, through: last["position"], sessions: sessions)
+        }
+    }
+
+    /// Records a batch the collector acknowledged: moves the cursor (never back, never past the
+    /// highest position ever numbered), marks the success, and applies the collector's preferences that won — all in one
+    /// transaction, so a crash leaves either the old cursor (the batch is sent again, every session a
+    /// duplicate) or the new one with its preferences.
+    @discardableResult
+    public func recordSyncSuccess(acknowledgedThrough: Int64, preferences received: [StampedPreference],
+                                  nowUnixNanoseconds now: Int64) throws(StoreError) -> SyncPreferenceResult {
+        try write { db in
+            try db.execute(sql: """
+                UPDATE sync_device SET cursor = MAX(cursor, MIN(?, COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'sync_outbox'), 0)))
+                """, arguments: [acknowledgedThrough])
+            let result = try applyReceivedPreferences(db, received, nowUnixSeconds: now / 1_000_000_000)
+            try db.execute(sql: """
+                INSERT INTO sync_status (singleton, last_success_unix_ns, last_attempt_unix_ns, consecutive_failures, preference_problem)
+                VALUES (1, ?, ?, 0, ?)
+                ON CONFLICT (singleton) DO UPDATE SET last_success_unix_ns = excluded.last_success_unix_ns,
+                    last_attempt_unix_ns = excluded.last_attempt_unix_ns, consecutive_failures = 0,
+                    last_failure_code = NULL, last_failure_message = NULL, preference_problem = excluded.preference_problem
+                """, arguments: [now, now, result.refused.isEmpty ? nil : result.refused.joined(separator: "; ")])
+            return result
+        }
+    }
+}
