@@ -17,7 +17,8 @@ struct DeviceHistory {
 
     /// A device's UUID, fixed by its number so every run and the cache agree.
     static func deviceID(number: Int) -> String {
-        SessionIdentifier.derived(from: "sync-bench-device:\(number)")
+        // Lower case, as a device makes its own (UUID().uuidString.lowercased()).
+        SessionIdentifier.derived(from: "sync-bench-device:\(number)").lowercased()
     }
 
     /// The seed of device `number`'s simulated person: distinct per device, so session UUIDs are too.
