@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // TLS to a study's PostgreSQL server (postgres-nio builds it anyway).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Pure product logic: intervals, metrics, haptics, gestures, mode state machines, health records.
@@ -79,11 +82,27 @@ let package = Package(
             // installed binary has no resource bundle beside it.
             exclude: ["Resources/openapi.json"]
         ),
+        // The sync collector: the store of many devices' sessions (SQLite via GRDB or PostgreSQL via
+        // PostgresNIO, one meaning), the sync routes and the collector's own API and pages.
+        .target(
+            name: "ChronoCollector",
+            dependencies: [
+                "ChronoCore", "ChronoStore", "ChronoSync", "ChronoAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The command-line layer: options, commands and the adapters that wire the layers together.
         .target(
             name: "ChronoCLI",
             dependencies: [
-                "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI", "ChronoSync",
+                "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI",
+                "ChronoSync", "ChronoCollector",
                 // The control verbs' client speaks SwiftNIO's HTTP/1 codec over the Unix socket; the
                 // release binary carries no other HTTP client (AsyncHTTPClient is for the API tests).
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -129,6 +148,16 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI", "ChronoSync"]),
+        .testTarget(
+            name: "ChronoCollectorTests",
+            dependencies: [
+                "ChronoCollector", "ChronoSync", "ChronoCore", "ChronoStore", "ChronoAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCollector", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI", "ChronoSync"]),
     ]
 )

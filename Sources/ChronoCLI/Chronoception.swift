@@ -34,6 +34,7 @@ public struct Chronoception: ParsableCommand {
             DiscardCommand.self,
             CompanionCommand.self,
             SyncCommand.self,
+            CollectorCommand.self,
             BenchCommand.self,
         ]
     )

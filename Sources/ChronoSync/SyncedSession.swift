@@ -71,6 +71,42 @@ public struct SyncedSession: Codable, Hashable, Sendable {
         }
     }
 
+    /// Every field given: for an end that rebuilds a session from its own rows (the collector's
+    /// stores) or a test that states one exactly. The same signature as the memberwise initialiser.
+    public init(id: String, mode: String, status: String, targetIntervalMilliseconds: Int64, plannedCount: Int, fearThreshold: Double,
+                intervalPattern: String, autoStartNextAttempt: Bool, feedbackMilliseconds: Int64, abortWindowMilliseconds: Int64,
+                debounceMilliseconds: Int64, longPressMilliseconds: Int64, startedMonotonicNanoseconds: Int64,
+                endedMonotonicNanoseconds: Int64, anchorUnixNanoseconds: Int64, anchorMonotonicNanoseconds: Int64,
+                utcOffsetSeconds: Int, wallClockSynchronised: Bool, board: String, soundAudibleAtStart: Bool,
+                fearSoundEffective: Bool, attempts: [Attempt], boundaries: [Boundary], healthDecision: String,
+                healthSkipReason: String?) {
+        self.id = id
+        self.mode = mode
+        self.status = status
+        self.targetIntervalMilliseconds = targetIntervalMilliseconds
+        self.plannedCount = plannedCount
+        self.fearThreshold = fearThreshold
+        self.intervalPattern = intervalPattern
+        self.autoStartNextAttempt = autoStartNextAttempt
+        self.feedbackMilliseconds = feedbackMilliseconds
+        self.abortWindowMilliseconds = abortWindowMilliseconds
+        self.debounceMilliseconds = debounceMilliseconds
+        self.longPressMilliseconds = longPressMilliseconds
+        self.startedMonotonicNanoseconds = startedMonotonicNanoseconds
+        self.endedMonotonicNanoseconds = endedMonotonicNanoseconds
+        self.anchorUnixNanoseconds = anchorUnixNanoseconds
+        self.anchorMonotonicNanoseconds = anchorMonotonicNanoseconds
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.wallClockSynchronised = wallClockSynchronised
+        self.board = board
+        self.soundAudibleAtStart = soundAudibleAtStart
+        self.fearSoundEffective = fearSoundEffective
+        self.attempts = attempts
+        self.boundaries = boundaries
+        self.healthDecision = healthDecision
+        self.healthSkipReason = healthSkipReason
+    }
+
     enum CodingKeys: String, CodingKey {
         case id, mode, status
         case targetIntervalMilliseconds = "target_interval_ms"

@@ -11,7 +11,7 @@ public enum RequestPeer: Hashable, Sendable {
     /// A TCP connection from anywhere else.
     case remote(String)
 
-    init(channel: any Channel) {
+    public init(channel: any Channel) {
         if case .unixDomainSocket = channel.localAddress {
             self = .unixSocket
             return

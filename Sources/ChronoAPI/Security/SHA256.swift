@@ -1,7 +1,8 @@
 /// SHA-256 (FIPS 180-4), for storing API keys by digest only. A key is 256 random bits, so a fast,
 /// unsalted hash is enough: there is nothing to guess. Kept here (about 60 lines, checked against the
-/// standard's test vectors) rather than pulling a cryptography package into the device binary.
-enum SHA256 {
+/// standard's test vectors) rather than pulling a cryptography package into the device binary. Public
+/// for the collector, which stores device keys and enrolment codes the same way.
+public enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -14,7 +15,7 @@ enum SHA256 {
     ]
 
     /// The digest of `bytes`.
-    static func digest(_ bytes: [UInt8]) -> [UInt8] {
+    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var message = bytes
         let bitLength = UInt64(bytes.count) * 8
@@ -49,7 +50,7 @@ enum SHA256 {
     }
 
     /// The digest of a string's UTF-8, as lowercase hex.
-    static func hex(_ text: String) -> String {
+    public static func hex(_ text: String) -> String {
         digest(Array(text.utf8)).map { byte in
             let digits = Array("0123456789abcdef")
             return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])

@@ -1,10 +1,10 @@
 /// Random secrets for keys, one-time tokens and key ids, from the kernel's CSPRNG
-/// (`SystemRandomNumberGenerator` is getrandom(2) on Linux).
-enum Secrets {
+/// (`SystemRandomNumberGenerator` is getrandom(2) on Linux). Public for the collector's device keys.
+public enum Secrets {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
     /// `byteCount` random bytes as URL-safe base64 without padding (safe in a cookie and a header).
-    static func token(byteCount: Int = 32) -> String {
+    public static func token(byteCount: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()
         var bits = 0, accumulator: UInt32 = 0
         var text = ""
@@ -24,10 +24,10 @@ enum Secrets {
     static func apiKey() -> String { "cck_" + token(byteCount: 32) }
 
     /// A short public id for a key (listing and revoking), 48 random bits.
-    static func keyID() -> String { token(byteCount: 6) }
+    public static func keyID() -> String { token(byteCount: 6) }
 
     /// Compares two secrets in time independent of where they differ.
-    static func equal(_ lhs: String, _ rhs: String) -> Bool {
+    public static func equal(_ lhs: String, _ rhs: String) -> Bool {
         let left = Array(lhs.utf8), right = Array(rhs.utf8)
         guard left.count == right.count else { return false }
         var difference: UInt8 = 0

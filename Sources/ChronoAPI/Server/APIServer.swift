@@ -111,8 +111,9 @@ public final class APIServer: Sendable {
     }
 }
 
-/// Collects the listeners' "running" reports and wakes whoever waits for all of them.
-final class Readiness: Sendable {
+/// Collects the listeners' "running" reports and wakes whoever waits for all of them. Public for
+/// the collector's server, which listens the same way.
+public final class Readiness: Sendable {
     private struct State {
         var expected = Int.max
         var listening = APIServer.Listening()
@@ -123,7 +124,9 @@ final class Readiness: Sendable {
 
     private let state = Mutex(State())
 
-    func expect(_ count: Int) {
+    public init() {}
+
+    public func expect(_ count: Int) {
         let ready = state.withLock { state -> ([CheckedContinuation<APIServer.Listening, any Error>], APIServer.Listening)? in
             state.expected = count
             return Self.takeReady(&state)
@@ -131,7 +134,7 @@ final class Readiness: Sendable {
         ready.map { waiters, listening in waiters.forEach { $0.resume(returning: listening) } }
     }
 
-    func report(socketPath: String? = nil, tcp: TCPAddress? = nil) {
+    public func report(socketPath: String? = nil, tcp: TCPAddress? = nil) {
         let ready = state.withLock { state -> ([CheckedContinuation<APIServer.Listening, any Error>], APIServer.Listening)? in
             if let socketPath { state.listening.socketPath = socketPath }
             if let tcp { state.listening.tcp = tcp }
@@ -141,7 +144,7 @@ final class Readiness: Sendable {
         ready.map { waiters, listening in waiters.forEach { $0.resume(returning: listening) } }
     }
 
-    func fail() {
+    public func fail() {
         let waiters = state.withLock { state in
             state.failed = true
             defer { state.waiters.removeAll() }
@@ -150,7 +153,7 @@ final class Readiness: Sendable {
         waiters.forEach { $0.resume(throwing: APIError(.serviceUnavailable, "not_listening", "The API server stopped before it was listening.")) }
     }
 
-    func wait() async throws -> APIServer.Listening {
+    public func wait() async throws -> APIServer.Listening {
         try await withCheckedThrowingContinuation { continuation in
             let outcome = state.withLock { state -> Result<APIServer.Listening, any Error>? in
                 if state.reported >= state.expected { return .success(state.listening) }

@@ -5,8 +5,9 @@ import Glibc
 /// Gets a Unix socket's path ready to bind: creates its directory (mode 0700 when it has to make it:
 /// the socket's own mode, 0660, then decides who may connect), removes a socket left by a process
 /// that is gone, and refuses to take over one that still answers or a path that is not a socket.
-enum UnixSocketFile {
-    static func prepare(_ path: String) throws(APIError) {
+/// Public for the collector's server, which listens the same way.
+public enum UnixSocketFile {
+    public static func prepare(_ path: String) throws(APIError) {
         guard path.utf8.count < 108 else {
             throw APIError(.internalServerError, "socket_path", "The socket path \(path) is too long for a Unix socket (107 bytes at most); choose a shorter one with --socket PATH.")
         }

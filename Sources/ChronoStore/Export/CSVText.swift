@@ -1,12 +1,12 @@
 /// RFC 4180 CSV: fields separated by commas, records by CRLF; a field containing a comma, a double
 /// quote, CR or LF is enclosed in double quotes with inner quotes doubled.
-enum CSVText {
-    static func field(_ value: String) -> String {
+public enum CSVText {
+    public static func field(_ value: String) -> String {
         guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
         return "\"" + value.replacingQuotes + "\""
     }
 
-    static func record(_ fields: [String]) -> String {
+    public static func record(_ fields: [String]) -> String {
         fields.map(field).joined(separator: ",") + "\r\n"
     }
 }

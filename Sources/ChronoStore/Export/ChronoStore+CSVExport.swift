@@ -44,7 +44,8 @@ extension ChronoStore {
         }
     }
 
-    static func csvRows(_ session: StoredSession) -> [[String]] {
+    /// Public for the collector, whose export is these columns with the device's in front.
+    public static func csvRows(_ session: StoredSession) -> [[String]] {
         let outcome = session.outcome
         let configuration = outcome.configuration
         let metrics = outcome.metrics

@@ -15,6 +15,19 @@ public struct StoredSession: Sendable {
     public var healthLedger: HealthLedgerEntry?
 
     public var startedAt: WallTime { anchor.wallTime(at: outcome.startedAt) }
+
+    public init(sessionID: String, outcome: SessionOutcome, isRunning: Bool, anchor: WallClockAnchor, board: String,
+                wallClockSynchronised: Bool, bootID: String, boundariesFired: [MonotonicInstant?], healthLedger: HealthLedgerEntry?) {
+        self.sessionID = sessionID
+        self.outcome = outcome
+        self.isRunning = isRunning
+        self.anchor = anchor
+        self.board = board
+        self.wallClockSynchronised = wallClockSynchronised
+        self.bootID = bootID
+        self.boundariesFired = boundariesFired
+        self.healthLedger = healthLedger
+    }
 }
 
 /// One session's line in the health-log ledger.

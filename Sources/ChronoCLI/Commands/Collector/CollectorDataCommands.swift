@@ -1,0 +1,129 @@
+import ArgumentParser
+import ChronoAPI
+import ChronoCollector
+import ChronoStore
+import ChronoSync
+import Foundation
+
+extension CollectorCommand {
+    struct Preferences: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "preferences",
+            abstract: "Show or set a device's synced preferences (they reach it with its next batch).",
+            subcommands: [Show.self, SetPreference.self])
+
+        struct Show: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "A device's preferences with their Lamport stamps.")
+            @Argument(help: "The device's name.") var name: String
+            @OptionGroup var store: CollectorStoreOptions
+
+            func run() throws {
+                try withCollectorStore(store) { opened in
+                    let (device, preferences) = try await opened.preferences(deviceNamed: name)
+                    guard !preferences.isEmpty else {
+                        print("'\(device.name)' has sent no preferences and none were set here. `chronoception collector preferences set \(device.name) KEY VALUE` sets one.")
+                        return
+                    }
+                    let width = preferences.map(\.key.count).max() ?? 0
+                    for preference in preferences {
+                        print(preference.key + String(repeating: " ", count: width - preference.key.count) + "  \(preference.value)  (clock \(preference.clock), from the \(preference.origin.rawValue))")
+                    }
+                }
+            }
+        }
+
+        struct SetPreference: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a synced preference for a device, checked by the device's own rules.")
+            @Argument(help: "The device's name.") var name: String
+            @Argument(help: "A synced setting: \(PreferenceMerge.syncedKeys.sorted().joined(separator: ", ")).") var key: String
+            @Argument(help: "Its value, as `chronoception settings set` takes it.") var value: String
+            @OptionGroup var store: CollectorStoreOptions
+
+            func run() throws {
+                let setting: SettingKey
+                do { setting = try CollectorPreferences.key(key) } catch { throw CollectorFailure.wrap(error) }
+                try withCollectorStore(store) { opened in
+                    let stamped = try await opened.setPreference(deviceNamed: name, key: setting, value: value)
+                    print("\(stamped.key) = \(stamped.value) for '\(name)' (clock \(stamped.clock)); the device takes it with its next batch.")
+                }
+            }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "export", abstract: "Export every device's sessions.", subcommands: [CSV.self])
+
+        struct CSV: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "csv",
+                abstract: "CSV of every session of every device: the device's export columns with device_id, device_name and participant in front.")
+            @Option(name: .shortAndLong, help: "Write to FILE instead of standard output.") var output: String?
+            @Option(help: "Only this device (name or UUID).") var device: String?
+            @Option(help: "Only this participant's devices.") var participant: String?
+            @OptionGroup var store: CollectorStoreOptions
+
+            func run() throws {
+                let query = CollectorSessionQuery(device: device, participant: participant)
+                let path = output
+                try withCollectorStore(store) { opened in
+                    let sessions = try await opened.sessions(query)
+                    var text = ""
+                    CollectorCSV.write(sessions) { text += $0 }
+                    if let path {
+                        let temporary = path + ".partial"
+                        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
+                            throw CommandFailure(message: "Cannot write \(path): check the directory exists and can be written.", status: .ioError)
+                        }
+                        guard rename(temporary, path) == 0 else {
+                            unlink(temporary)
+                            throw CommandFailure(message: "Cannot replace \(path): \(String(cString: strerror(errno))).", status: .outputRefused)
+                        }
+                        FileHandle.standardError.write(Data("Wrote \(sessions.count) session\(sessions.count == 1 ? "" : "s") to \(path).\n".utf8))
+                    } else {
+                        FileHandle.standardOutput.write(Data(text.utf8))
+                    }
+                }
+            }
+        }
+    }
+
+    struct Keys: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "keys",
+            abstract: "Keys for people and scripts reading the collector's API from beyond loopback.",
+            subcommands: [List.self, Add.self],
+            defaultSubcommand: List.self)
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List reader keys (never their secrets).")
+            @OptionGroup var store: CollectorStoreOptions
+
+            func run() throws {
+                try withCollectorStore(store) { opened in
+                    let keys = try await opened.readerKeys()
+                    if keys.isEmpty { print("No reader keys. `chronoception collector keys add NAME` makes one.") }
+                    for key in keys { print("\(key.id)  \(key.name)  (made \(CollectorTimeText.utc(key.createdUnixNanoseconds)))") }
+                }
+            }
+        }
+
+        struct Add: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Make a reader key and print it once (send it as `Authorization: Bearer KEY`).")
+            @Argument(help: "A name to recognise it by, e.g. \"analysis laptop\".") var name: String
+            @OptionGroup var store: CollectorStoreOptions
+
+            func run() throws {
+                let name: String
+                do { name = try CollectorCredentials.validName(self.name) } catch { throw CollectorFailure.wrap(error) }
+                try withCollectorStore(store) { opened in
+                    let secret = CollectorCredentials.newReaderKey()
+                    let key = ReaderKey(id: Secrets.keyID(), name: name, createdUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
+                    try await opened.addReaderKey(key, keySHA256: CollectorCredentials.keyDigest(secret))
+                    print("Reader key \(key.id) for \(key.name):")
+                    print(secret)
+                    print("It is shown only now; the collector keeps only its digest.")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ChronoCore
+import ChronoSync
+
+/// The read API's JSON shapes (snake_case, instants as RFC 3339 text and Unix nanoseconds).
+enum CollectorJSON {
+    static func instant(_ nanoseconds: Int64?) -> JSONValue {
+        guard let nanoseconds else { return .null }
+        return .string(WallTime(unixNanoseconds: nanoseconds, utcOffsetSeconds: 0).iso8601)
+    }
+
+    static func device(_ device: CollectorDevice) -> JSONValue {
+        .object([
+            ("id", .string(device.id)), ("name", .string(device.name)),
+            ("participant", device.participant.map(JSONValue.string) ?? .null),
+            ("board", .string(device.board)), ("software_version", .string(device.softwareVersion)),
+            ("enrolled_at", instant(device.enrolledUnixNanoseconds)), ("revoked_at", instant(device.revokedUnixNanoseconds)),
+            ("last_seen_at", instant(device.lastSeenUnixNanoseconds)), ("sessions", .int(device.sessionCount)),
+        ])
+    }
+
+    /// A session's summary, computed with the core from its raw measurements.
+    static func session(_ stored: CollectorSession) -> JSONValue {
+        let wire = stored.session
+        var members: [(String, JSONValue)] = [
+            ("id", .string(wire.id)), ("device_id", .string(stored.deviceID)), ("device_name", .string(stored.deviceName)),
+            ("participant", stored.participant.map(JSONValue.string) ?? .null), ("mode", .string(wire.mode)),
+            ("target_interval_ms", .int(wire.targetIntervalMilliseconds)), ("planned_count", .int(wire.plannedCount)),
+            ("health_decision", .string(wire.healthDecision)), ("received_at", instant(stored.receivedUnixNanoseconds)),
+        ]
+        if let outcome = try? wire.validatedOutcome() {
+            let anchor = wire.anchor
+            members.append(("started_at", .string(anchor.wallTime(at: outcome.startedAt).iso8601)))
+            members.append(("ended_at", .string(anchor.wallTime(at: outcome.endedAt).iso8601)))
+            members.append(("done_count", .int(outcome.mode.usesAttempts ? outcome.attempts.count : outcome.repetitionsDone)))
+            if outcome.mode.usesAttempts && !outcome.attempts.isEmpty {
+                let metrics = outcome.metrics
+                members.append(("time_acuity_score", .int(metrics.timeAcuityScore)))
+                members.append(("mean_abs_error_seconds", .double(metrics.meanAbsErrorSeconds)))
+                members.append(("mean_signed_error_seconds", .double(metrics.meanSignedErrorSeconds)))
+            }
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,33 @@
+import ChronoAPI
+import ChronoStore
+
+/// Where the collector listens and whom it trusts.
+public struct CollectorServerConfiguration: Sendable {
+    /// The collector's default TCP port (the device API's is 8737).
+    public static let defaultPort = 8738
+
+    public var socketPath: String?
+    /// Port 0 takes a free port (tests).
+    public var tcp: TCPAddress?
+    /// Who reads the collector's own API without a key (the sync routes have their own credentials).
+    public var localTrust: LocalTrust
+    public var stopOnSignals: Bool
+    /// The wall clock in Unix nanoseconds (enrolment expiry, last seen, progress windows).
+    public var now: @Sendable () -> Int64
+    /// The local UTC offset for progress's "today".
+    public var utcOffsetSeconds: @Sendable () -> Int
+    /// Enrolment attempts admitted per minute from one address, and from everywhere together.
+    public var enrolmentsPerMinutePerAddress = 10
+    public var enrolmentsPerMinute = 120
+
+    public init(socketPath: String?, tcp: TCPAddress?, localTrust: LocalTrust = .socketAndLoopback, stopOnSignals: Bool = false,
+                now: @escaping @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() },
+                utcOffsetSeconds: @escaping @Sendable () -> Int = { 0 }) {
+        self.socketPath = socketPath
+        self.tcp = tcp
+        self.localTrust = localTrust
+        self.stopOnSignals = stopOnSignals
+        self.now = now
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+}

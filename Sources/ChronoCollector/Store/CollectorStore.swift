@@ -1,0 +1,50 @@
+import ChronoStore
+import ChronoSync
+
+/// The collector's store: devices, enrolment codes, device keys (by SHA-256), sessions with their
+/// attempts and boundaries, per-device stamped preferences and readers' keys. Two implementations
+/// with the same schema meaning and their own migrations: `SQLiteCollectorStore` (the embedded
+/// default) and `PostgresCollectorStore` (a study's server). The contract suite in
+/// Tests/ChronoCollectorTests runs against both.
+///
+/// Every method throws `CollectorError` only. Ingest is one transaction per batch.
+public protocol CollectorStore: Sendable {
+    /// Where the data is, for messages (a path, or a URL without its password).
+    var location: String { get }
+
+    /// This collector's UUID, made with its schema.
+    func collectorID() async throws -> String
+
+    /// Stores a new one-time code for a device to be called `name`; refuses a name in use by an
+    /// enrolled device that is not revoked, or by a pending code that has not expired.
+    func addEnrolment(_ enrolment: PendingEnrolment, nowUnixNanoseconds: Int64) async throws
+    /// Spends a code: one transaction that checks it is unused and unexpired, marks it used, and
+    /// enrols (or re-enrols, with a new key) the device. Throws `codeRefused` otherwise.
+    func redeemEnrolment(codeSHA256: String, request: EnrolmentRequest, keySHA256: String, nowUnixNanoseconds: Int64) async throws -> CollectorDevice
+    /// The device a key belongs to (revoked devices too; the caller refuses those).
+    func device(keySHA256: String) async throws -> CollectorDevice?
+
+    /// Stores a validated batch for `deviceID` in one transaction: new sessions inserted, known ones
+    /// counted as duplicates, preferences merged, last-seen updated. The device must exist and not be
+    /// revoked (checked again inside the transaction).
+    func ingest(_ plan: IngestPlan, deviceID: String, nowUnixNanoseconds: Int64) async throws -> SyncReceipt
+
+    /// Every enrolled device (revoked ones too), by name.
+    func devices() async throws -> [CollectorDevice]
+    /// Revokes the non-revoked device called `name`.
+    func revokeDevice(named name: String, nowUnixNanoseconds: Int64) async throws -> CollectorDevice
+    func sessions(_ query: CollectorSessionQuery) async throws -> [CollectorSession]
+
+    /// A device's stamped preferences, by key.
+    func preferences(deviceNamed name: String) async throws -> (device: CollectorDevice, preferences: [StampedPreference])
+    /// Sets a preference for a device from the collector: validated by the device's own rules
+    /// (`SettingKey.canonicalValue`), stamped with the next Lamport clock, origin collector.
+    func setPreference(deviceNamed name: String, key: SettingKey, value: String) async throws -> StampedPreference
+
+    func addReaderKey(_ key: ReaderKey, keySHA256: String) async throws
+    func readerKey(keySHA256: String) async throws -> ReaderKey?
+    func readerKeys() async throws -> [ReaderKey]
+
+    /// Releases connections; the store is not used afterwards.
+    func close() async
+}

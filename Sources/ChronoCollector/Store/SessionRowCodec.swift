@@ -1,0 +1,80 @@
+import ChronoSync
+
+/// A column value on its way into or out of either store.
+public enum CollectorValue: Hashable, Sendable {
+    case null
+    case text(String)
+    case integer(Int64)
+    case real(Double)
+    case boolean(Bool)
+}
+
+/// Turns a session into the session table's row (`CollectorSchema.sessionColumns`) and back, the same
+/// way for both stores.
+enum SessionRowCodec {
+    static func values(_ session: IngestPlan.Session, deviceID: String, receivedUnixNanoseconds: Int64) -> [CollectorValue] {
+        let wire = session.wire
+        return [
+            .text(wire.id.lowercased()), .text(deviceID), .integer(receivedUnixNanoseconds),
+            .text(wire.mode), .text(wire.status), .integer(wire.targetIntervalMilliseconds),
+            .integer(Int64(wire.plannedCount)), .real(wire.fearThreshold), .text(wire.intervalPattern),
+            .boolean(wire.autoStartNextAttempt), .integer(wire.feedbackMilliseconds), .integer(wire.abortWindowMilliseconds),
+            .integer(wire.debounceMilliseconds), .integer(wire.longPressMilliseconds),
+            .integer(wire.startedMonotonicNanoseconds), .integer(wire.endedMonotonicNanoseconds),
+            .integer(wire.anchorUnixNanoseconds), .integer(wire.anchorMonotonicNanoseconds), .integer(Int64(wire.utcOffsetSeconds)),
+            .boolean(wire.wallClockSynchronised), .text(wire.board), .boolean(wire.soundAudibleAtStart),
+            .boolean(wire.fearSoundEffective), .text(wire.healthDecision), wire.healthSkipReason.map(CollectorValue.text) ?? .null,
+            .integer(session.startedUnixNanoseconds), .integer(session.endedUnixNanoseconds),
+            .integer(Int64(session.outcome.attempts.count)),
+            session.metrics.map { .integer(Int64($0.timeAcuityScore)) } ?? .null,
+            session.metrics.map { .real($0.meanAbsErrorSeconds) } ?? .null,
+        ]
+    }
+
+    struct DecodeError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The wire session of a row read in `sessionColumns` order (the derived columns are ignored).
+    static func session(_ row: [CollectorValue], attempts: [SyncedSession.Attempt], boundaries: [SyncedSession.Boundary]) throws -> SyncedSession {
+        func text(_ index: Int) throws -> String {
+            guard case .text(let value) = row[index] else { throw DecodeError(description: "column \(CollectorSchema.sessionColumns[index].name) is not text") }
+            return value
+        }
+        func integer(_ index: Int) throws -> Int64 {
+            guard case .integer(let value) = row[index] else { throw DecodeError(description: "column \(CollectorSchema.sessionColumns[index].name) is not an integer") }
+            return value
+        }
+        func real(_ index: Int) throws -> Double {
+            switch row[index] {
+            case .real(let value): return value
+            case .integer(let value): return Double(value)
+            default: throw DecodeError(description: "column \(CollectorSchema.sessionColumns[index].name) is not a number")
+            }
+        }
+        func boolean(_ index: Int) throws -> Bool {
+            switch row[index] {
+            case .boolean(let value): return value
+            case .integer(let value): return value != 0
+            default: throw DecodeError(description: "column \(CollectorSchema.sessionColumns[index].name) is not a boolean")
+            }
+        }
+        var skipReason: String?
+        if case .text(let value) = row[24] { skipReason = value }
+        return SyncedSession(
+            id: try text(0), mode: try text(3), status: try text(4), targetIntervalMilliseconds: try integer(5),
+            plannedCount: Int(try integer(6)), fearThreshold: try real(7), intervalPattern: try text(8),
+            autoStartNextAttempt: try boolean(9), feedbackMilliseconds: try integer(10), abortWindowMilliseconds: try integer(11),
+            debounceMilliseconds: try integer(12), longPressMilliseconds: try integer(13),
+            startedMonotonicNanoseconds: try integer(14), endedMonotonicNanoseconds: try integer(15),
+            anchorUnixNanoseconds: try integer(16), anchorMonotonicNanoseconds: try integer(17), utcOffsetSeconds: Int(try integer(18)),
+            wallClockSynchronised: try boolean(19), board: try text(20), soundAudibleAtStart: try boolean(21),
+            fearSoundEffective: try boolean(22), attempts: attempts, boundaries: boundaries, healthDecision: try text(23),
+            healthSkipReason: skipReason)
+    }
+
+    /// `a, b, c` of every session column, optionally prefixed (`s.a, s.b`).
+    static func columnList(prefix: String = "") -> String {
+        CollectorSchema.sessionColumns.map { prefix + $0.name }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,53 @@
+import ChronoCollector
+import Foundation
+import Testing
+@testable import ChronoCLI
+
+/// `chronoception collector …` on bad input: one `error:` line and the documented exit status.
+@Suite struct CollectorCommandTests {
+    static func directory() -> String {
+        var template = Array("/tmp/chrono-collector-cli-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }
+
+    @Test func anInvalidDatabaseURLIsAUsageError() {
+        #expect(Chronoception.execute(["collector", "devices", "--database", "mysql://u@h/d"]) == ExitStatus.usage.rawValue)
+        #expect(Chronoception.execute(["collector", "devices", "--database", "postgres://h/d"]) == ExitStatus.usage.rawValue)
+    }
+
+    @Test func anUnreachableServerIsReportedAsUnavailable() {
+        // Port 1 on loopback: nothing listens there.
+        #expect(Chronoception.execute(["collector", "devices", "--database", "postgres://chrono@127.0.0.1:1/chronoception?sslmode=disable"])
+                == ExitStatus.deviceUnavailable.rawValue)
+    }
+
+    @Test func unknownNamesAndBadValuesAreUsageErrors() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(Chronoception.execute(["collector", "revoke", "nobody", "--data-dir", directory]) == ExitStatus.usage.rawValue)
+        #expect(Chronoception.execute(["collector", "preferences", "set", "nobody", "default-attempts", "3", "--data-dir", directory]) == ExitStatus.usage.rawValue)
+        #expect(Chronoception.execute(["collector", "preferences", "set", "nobody", "health-log-file", "/x", "--data-dir", directory]) == ExitStatus.usage.rawValue)
+        #expect(Chronoception.execute(["collector", "enrol", "P1", "--expires", "400d", "--data-dir", directory]) == ExitStatus.usage.rawValue)
+        #expect(Chronoception.execute(["collector", "enrol", "P1", "--data-dir", directory]) == ExitStatus.success.rawValue)
+        // The name is now waiting for its device; a second code replaces the first.
+        #expect(Chronoception.execute(["collector", "enrol", "P1", "--data-dir", directory]) == ExitStatus.success.rawValue)
+        #expect(Chronoception.execute(["collector", "devices", "--data-dir", directory]) == ExitStatus.success.rawValue)
+        #expect(Chronoception.execute(["collector", "export", "csv", "-o", directory + "/all.csv", "--data-dir", directory]) == ExitStatus.success.rawValue)
+        let csv = try String(contentsOfFile: directory + "/all.csv", encoding: .utf8)
+        #expect(csv == CollectorCSV.columns.joined(separator: ",") + "\r\n")
+    }
+
+    @Test func aDatabaseOfANewerSchemaIsLeftAlone() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(Chronoception.execute(["collector", "devices", "--data-dir", directory]) == ExitStatus.success.rawValue)
+        let path = directory + "/" + SQLiteCollectorStore.fileName
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('UPDATE schema_version SET version = 99'); c.commit()", path]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        #expect(Chronoception.execute(["collector", "devices", "--data-dir", directory]) == ExitStatus.storeUnusable.rawValue)
+    }
+}

@@ -1,0 +1,114 @@
+// Chronoception collector pages: a device (or participant) picker and progress, from /api/v1 only.
+"use strict";
+
+const $ = (selector) => document.querySelector(selector);
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === "class") node.className = value; else node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+async function api(path) {
+  const response = await fetch("/api/v1" + path, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error((body.error && body.error.message) || ("HTTP " + response.status));
+  return body;
+}
+
+function showStatus(text, kind) {
+  const box = $("#status");
+  box.replaceChildren();
+  if (text) box.append(element("p", { class: "status " + (kind || "") }, text));
+}
+
+// Seconds as the companion shows durations: whole seconds from 10 s, one decimal below.
+function seconds(value) {
+  if (value === null || value === undefined) return "—";
+  const abs = Math.abs(value);
+  if (abs >= 60) { const m = Math.floor(abs / 60); const s = Math.round(abs - m * 60); return (value < 0 ? "−" : "") + m + "m " + s + "s"; }
+  return (abs >= 10 ? Math.round(value) : value.toFixed(1)) + " s";
+}
+
+const trendWords = { improving: "Improving", about_the_same: "About the same", worse: "Worse", not_enough_data: "Not enough data" };
+
+function when(text) { return text ? text.replace("T", " ").slice(0, 16) : "never"; }
+
+function renderDevices(devices) {
+  const picker = $("#device-picker"), participants = $("#participant-picker"), body = $("#device-table tbody");
+  picker.replaceChildren(element("option", { value: "" }, "Choose a device…"));
+  participants.replaceChildren(element("option", { value: "" }, "Choose a participant…"));
+  body.replaceChildren();
+  const seen = new Set();
+  for (const device of devices) {
+    if (!device.revoked_at) picker.append(element("option", { value: device.id }, device.name + (device.participant ? " (" + device.participant + ")" : "")));
+    if (device.participant && !seen.has(device.participant)) { seen.add(device.participant); participants.append(element("option", { value: device.participant }, device.participant)); }
+    body.append(element("tr", {},
+      element("td", {}, device.name), element("td", {}, device.participant || "—"), element("td", {}, device.board),
+      element("td", {}, device.sessions), element("td", {}, when(device.last_seen_at)),
+      element("td", {}, device.revoked_at ? "revoked " + when(device.revoked_at) : "enrolled")));
+  }
+  if (devices.length === 0) showStatus("No device is enrolled yet: run `chronoception collector enrol NAME` on the collector, then `chronoception sync add URL --code CODE` on the device.");
+}
+
+function renderProgress(title, progress) {
+  const section = $("#progress");
+  section.replaceChildren(element("h2", {}, title + " — " + progress.completed_sessions + " completed session" + (progress.completed_sessions === 1 ? "" : "s")));
+  if (progress.completed_sessions === 0) { section.append(element("p", { class: "muted" }, "No session has arrived from here yet.")); return; }
+  const grid = element("div", { class: "grid" });
+  for (const interval of progress.intervals) {
+    const strip = element("div", { class: "strip", role: "img", "aria-label": "Zones of the last attempts, oldest first: " + interval.last_zones.join(", ") });
+    for (const zone of interval.last_zones) strip.append(element("span", { class: "dot " + zone, title: zone }));
+    grid.append(element("div", { class: "card" },
+      element("h3", {}, interval.interval + (interval.pattern ? "  H(I) " + interval.pattern : "")),
+      element("p", {}, interval.completed_sessions + " completed sessions"),
+      element("p", {}, "Typical error " + seconds(interval.typical_error_seconds_last_7_days) + " last 7 days, " + seconds(interval.typical_error_seconds_7_days_before) + " the 7 days before → " + trendWords[interval.trend]),
+      element("p", { class: "big" }, interval.time_acuity_score === null ? "—" : interval.time_acuity_score),
+      element("p", { class: "hint" }, "Time Acuity over the last " + interval.last_zones.length + " attempts"),
+      strip));
+  }
+  section.append(grid);
+  const mix = element("div", { class: "mix", role: "img", "aria-label": progress.mode_mix.map((m) => m.mode + " " + Math.round(m.share * 100) + " %").join(", ") });
+  for (const entry of progress.mode_mix) if (entry.share > 0) { const part = element("span", { class: entry.mode }); part.style.width = (entry.share * 100) + "%"; mix.append(part); }
+  section.append(element("div", { class: "card" }, element("h3", {}, "Mode mix"), mix));
+  const rows = progress.recent_sessions.map((s) => element("tr", {},
+    element("td", {}, when(s.started_at)), element("td", {}, s.mode), element("td", {}, s.target_interval_seconds + " s"),
+    element("td", {}, s.time_acuity_score === null ? s.done_count + "/" + s.planned_count : "score " + s.time_acuity_score + ", " + s.done_count + "/" + s.planned_count),
+    element("td", {}, s.health_log || "—")));
+  section.append(element("div", { class: "card table-wrap" }, element("table", {},
+    element("caption", { class: "muted" }, "Recent sessions"),
+    element("thead", {}, element("tr", {}, ...["Started", "Mode", "Interval", "Result", "Health log"].map((h) => element("th", { scope: "col" }, h)))),
+    element("tbody", {}, ...rows))));
+}
+
+async function showProgress(kind, value, label) {
+  if (!value) { $("#progress").replaceChildren(); return; }
+  try {
+    showStatus("");
+    const answer = await api("/progress?" + kind + "=" + encodeURIComponent(value));
+    renderProgress(label, answer.progress);
+    $("#export-link").setAttribute("href", "/api/v1/export.csv?" + kind + "=" + encodeURIComponent(value));
+    $("#export-link").textContent = "Download CSV (" + label + ")";
+  } catch (error) { showStatus(error.message, "error"); }
+}
+
+async function start() {
+  $("#export-link").setAttribute("href", "/api/v1/export.csv");
+  try {
+    renderDevices((await api("/devices")).devices);
+  } catch (error) { showStatus(error.message, "error"); return; }
+  $("#device-picker").addEventListener("change", (event) => {
+    $("#participant-picker").value = "";
+    const option = event.target.selectedOptions[0];
+    showProgress("device", event.target.value, option ? option.textContent : "");
+  });
+  $("#participant-picker").addEventListener("change", (event) => {
+    $("#device-picker").value = "";
+    showProgress("participant", event.target.value, "participant " + event.target.value);
+  });
+}
+
+document.addEventListener("DOMContentLoaded", start);
