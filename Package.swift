@@ -114,6 +114,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The sync benchmark's load generator (benchmarks/sync/run): simulated devices posting real
+        // batches to a real collector from one process. Not shipped in the .deb.
+        .executableTarget(
+            name: "chronoception-sync-bench",
+            dependencies: [
+                "ChronoCore", "ChronoSimulation", "ChronoStore", "ChronoSync",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // The executable: only `Chronoception.main()`.
         .executableTarget(name: "chronoception", dependencies: ["ChronoCLI"]),
         // Mock drivers and in-memory stand-ins for tests; no production target depends on it.

@@ -25,6 +25,8 @@ struct CollectorCommand: ParsableCommand {
         @Option(name: .customLong("socket"), help: "Unix socket path (default: $XDG_RUNTIME_DIR/chronoception/collector.sock, else /run/chronoception/collector.sock).")
         var socketPath: String?
         @Flag(help: "Do not open the Unix socket.") var noSocket = false
+        // For benchmarks/sync, which enrols 1,000 devices from one address in seconds.
+        @Option(name: .customLong("enrolments-per-minute"), help: .hidden) var enrolmentsPerMinute: Int?
 
         func run() throws {
             let tcp: TCPAddress
@@ -32,8 +34,13 @@ struct CollectorCommand: ParsableCommand {
                 throw CommandFailure(message: (error as? APIError)?.message ?? String(describing: error), status: .usage)
             }
             let socket = noSocket ? nil : (socketPath ?? APIServerConfiguration.defaultSocketPath().replacingOccurrences(of: "/api.sock", with: "/collector.sock"))
-            let configuration = CollectorServerConfiguration(socketPath: socket, tcp: tcp, stopOnSignals: true,
+            var settings = CollectorServerConfiguration(socketPath: socket, tcp: tcp, stopOnSignals: true,
                                                              utcOffsetSeconds: { LocalTimeZone.utcOffsetSeconds(atUnixSeconds: LocalTimeZone.nowUnixNanoseconds() / 1_000_000_000) })
+            if let enrolmentsPerMinute, enrolmentsPerMinute > 0 {
+                settings.enrolmentsPerMinutePerAddress = enrolmentsPerMinute
+                settings.enrolmentsPerMinute = enrolmentsPerMinute
+            }
+            let configuration = settings
             try withCollectorStore(store) { opened in
                 let server = CollectorServer(store: opened, configuration: configuration)
                 try await withThrowingTaskGroup(of: Void.self) { group in
