@@ -1,4 +1,5 @@
 import ChronoSync
+import Foundation
 
 /// Why a sync exchange failed, as one line naming the problem and the fix (`sync now` prints it,
 /// `sync status` shows the last one) and an exit status (docs/EXIT-CODES.md).
@@ -51,9 +52,17 @@ struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The first sentence of a collector's message, without its closing full stop.
+    static func problemSentence(_ message: String) -> String {
+        let first = message.components(separatedBy: ". ").first ?? message
+        return first.hasSuffix(".") ? String(first.dropLast()) : first
+    }
+
     /// The failure for a collector's error answer (`{"error": {"code", "message"}}`) or a bare HTTP status.
     static func classifying(httpStatus: Int, code: String?, message: String?, during what: String) -> SyncFailure {
-        let said = message.map { ": \($0)" } ?? ""
+        // The collector's first sentence names the problem; the device adds its own fix (`fix`), so
+        // the collector's advice is not repeated beside it.
+        let said = message.map { ": \(problemSentence($0))" } ?? ""
         switch code.flatMap(SyncRefusalCode.init(rawValue:)) {
         case .keyRefused?: return SyncFailure(kind: .keyRefused, detail: "the collector refused this device's key\(said)")
         case .codeRefused?: return SyncFailure(kind: .codeRefused, detail: "the collector refused the enrolment code\(said)")

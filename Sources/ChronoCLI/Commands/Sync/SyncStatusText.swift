@@ -8,7 +8,7 @@ enum SyncStatusText {
         var lines: [String] = []
         var failing: String?
         if state.consecutiveFailures > 0, let message = state.lastFailureMessage {
-            let when = state.lastAttemptUnixNanoseconds.map { " (\(time($0, offsetAt)), \(state.consecutiveFailures) attempts in a row)" } ?? ""
+            let when = state.lastAttemptUnixNanoseconds.map { " (\(time($0, offsetAt)), \(state.consecutiveFailures == 1 ? "the first failure" : "\(state.consecutiveFailures) failures in a row"))" } ?? ""
             failing = "failing\(when): \(message)"
         }
         guard let enrolment = state.enrolment else {
