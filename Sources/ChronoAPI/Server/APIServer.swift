@@ -27,9 +27,7 @@ public final class APIServer: Sendable {
     let state: APIState
     let configuration: APIServerConfiguration
     let logger: Logger
-    private let serviceGroup = Mutex<ServiceGroup?>(nil)
-    private let stopRequested = Mutex(false)
-    private let readiness = Readiness()
+    private let listeners: HTTPListeners
 
     public init(store: ChronoStore, device: any DeviceControl, configuration: APIServerConfiguration, logger: Logger? = nil) {
         var fallback = Logger(label: "chronoception.api")
@@ -37,71 +35,25 @@ public final class APIServer: Sendable {
         self.logger = logger ?? fallback
         self.configuration = configuration
         self.state = APIState(store: store, device: device, configuration: configuration)
+        listeners = HTTPListeners(socketPath: configuration.socketPath, tcp: configuration.tcp, who: "chronoception")
     }
 
     /// Serves until `shutdown()` or cancellation. Throws when a listener cannot be opened (the
     /// message names the address and the fix).
     public func run() async throws {
-        var services: [any Service] = []
-        let router = APIRouter.make(state)
-        let responder = router.buildResponder()
-        var expected = 0
-        if let path = configuration.socketPath {
-            try UnixSocketFile.prepare(path)
-            expected += 1
-            services.append(Application(
-                responder: responder,
-                configuration: .init(address: .unixDomainSocket(path: path), serverName: nil),
-                onServerRunning: { [readiness] _ in
-                    chmod(path, 0o660)
-                    readiness.report(socketPath: path)
-                },
-                logger: logger))
-        }
-        if let tcp = configuration.tcp {
-            expected += 1
-            services.append(Application(
-                responder: responder,
-                configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: nil, reuseAddress: true),
-                onServerRunning: { [readiness] channel in
-                    readiness.report(tcp: TCPAddress(host: tcp.host, port: channel.localAddress?.port ?? tcp.port))
-                },
-                logger: logger))
-        }
-        readiness.expect(expected)
-        // Last in the list, so first to stop: live-event streams end before the listeners drain.
-        services.append(state.events)
-        let group = ServiceGroup(configuration: .init(
-            services: services.map { .init(service: $0) },
-            gracefulShutdownSignals: configuration.stopOnSignals ? [.sigterm, .sigint] : [],
-            logger: logger))
-        serviceGroup.withLock { $0 = group }
-        defer {
-            if let path = configuration.socketPath { unlink(path) }
-            readiness.fail()
-        }
-        if stopRequested.withLock({ $0 }) { return }
-        do {
-            try await group.run()
-        } catch let error as ServiceGroupError {
-            throw APIError(.internalServerError, "listen_failed", "The API could not keep listening: \(error).")
-        } catch {
-            throw APIError(.internalServerError, "listen_failed", "Cannot listen on \(configuration.tcp.map(\.description) ?? configuration.socketPath ?? "?"): \(error). Is another chronoception serving it? Choose another with --listen ADDR:PORT or --socket PATH.")
-        }
+        let responder = APIRouter.make(state).buildResponder()
+        try await listeners.serve(responder, alsoRun: [state.events], stopOnSignals: configuration.stopOnSignals, logger: logger)
     }
 
     /// Waits until every listener is open and says where; throws if the server stopped first.
     public func listening() async throws -> Listening {
-        try await readiness.wait()
+        try await listeners.listening()
     }
 
     /// Stops gracefully: live-event streams end, requests in flight finish, listeners close.
     public func shutdown() async {
-        stopRequested.withLock { $0 = true }
         state.events.close()
-        if let group = serviceGroup.withLock({ $0 }) {
-            await group.triggerGracefulShutdown()
-        }
+        await listeners.shutdown()
     }
 
     /// A one-time login link path (`/api/v1/login?token=…`), valid for ten minutes, for a browser on a

@@ -1,0 +1,92 @@
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Serves one responder the way every server of this program does — the device API and the
+/// collector: on a Unix socket (mode 0660; a stale socket replaced, a live one refused) and/or on TCP,
+/// under one `ServiceGroup`; says where it listens once every listener is open; stops gracefully on
+/// `shutdown()` and removes its socket. One place, so the two servers cannot drift apart.
+public final class HTTPListeners: Sendable {
+    public let socketPath: String?
+    public let tcp: TCPAddress?
+    /// Named in the "cannot listen" message's fix: "Is another <who> serving it?".
+    let who: String
+    private let serviceGroup = Mutex<ServiceGroup?>(nil)
+    private let stopRequested = Mutex(false)
+    private let readiness = Readiness()
+
+    public init(socketPath: String?, tcp: TCPAddress?, who: String) {
+        self.socketPath = socketPath
+        self.tcp = tcp
+        self.who = who
+    }
+
+    /// Serves `responder` until `shutdown()`, a stop signal (with `stopOnSignals`) or cancellation.
+    /// `alsoRun` are services that live as long as the listeners and stop before them (live-event
+    /// streams end before the listeners drain). Throws an `APIError` naming the address and the fix.
+    public func serve<Responder: HTTPResponder>(_ responder: Responder, alsoRun: [any Service] = [], stopOnSignals: Bool,
+                                                logger: Logger) async throws
+    where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
+        var services: [any Service] = []
+        var expected = 0
+        if let path = socketPath {
+            try UnixSocketFile.prepare(path)
+            expected += 1
+            services.append(Application(
+                responder: responder,
+                configuration: .init(address: .unixDomainSocket(path: path), serverName: nil),
+                onServerRunning: { [readiness] _ in
+                    chmod(path, 0o660)
+                    readiness.report(socketPath: path)
+                },
+                logger: logger))
+        }
+        if let tcp {
+            expected += 1
+            services.append(Application(
+                responder: responder,
+                configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: nil, reuseAddress: true),
+                onServerRunning: { [readiness] channel in
+                    readiness.report(tcp: TCPAddress(host: tcp.host, port: channel.localAddress?.port ?? tcp.port))
+                },
+                logger: logger))
+        }
+        readiness.expect(expected)
+        // Last in the list, so first to stop.
+        services += alsoRun
+        let group = ServiceGroup(configuration: .init(
+            services: services.map { .init(service: $0) },
+            gracefulShutdownSignals: stopOnSignals ? [.sigterm, .sigint] : [],
+            logger: logger))
+        serviceGroup.withLock { $0 = group }
+        defer {
+            if let path = socketPath { unlink(path) }
+            readiness.fail()
+        }
+        if stopRequested.withLock({ $0 }) { return }
+        do {
+            try await group.run()
+        } catch let error as ServiceGroupError {
+            throw APIError(.internalServerError, "listen_failed", "The \(who) could not keep listening: \(error).")
+        } catch {
+            throw APIError(.internalServerError, "listen_failed", "Cannot listen on \(tcp.map(\.description) ?? socketPath ?? "?"): \(error). Is another \(who) serving it? Choose another with --listen ADDR:PORT or --socket PATH.")
+        }
+    }
+
+    /// Waits until every listener is open and says where; throws if serving stopped first.
+    public func listening() async throws -> APIServer.Listening {
+        try await readiness.wait()
+    }
+
+    /// Stops gracefully: requests in flight finish, listeners close.
+    public func shutdown() async {
+        stopRequested.withLock { $0 = true }
+        if let group = serviceGroup.withLock({ $0 }) {
+            await group.triggerGracefulShutdown()
+        }
+    }
+}
