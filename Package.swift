@@ -15,6 +15,7 @@ let package = Package(
         // can be imported across packages); nothing else uses them.
         .library(name: "ChronoSimulation", targets: ["ChronoSimulation"]),
         .library(name: "ChronoHardware", targets: ["ChronoHardware"]),
+        .library(name: "ChronoRuntime", targets: ["ChronoRuntime"]),
         .library(name: "ChronoStore", targets: ["ChronoStore"]),
         .library(name: "ChronoCLI", targets: ["ChronoCLI"]),
     ],

@@ -27,6 +27,8 @@ let package = Package(
             .product(name: "ChronoStore", package: "Chronoception"),
         ]),
         // The glanceable state file as `status` reads it.
-        .executableTarget(name: "FuzzStateFile", dependencies: ["CFuzzerDriver", .product(name: "ChronoCLI", package: "Chronoception")]),
+        // (The runtime, not the CLI: the CLI would bring the servers and two TLS libraries into every
+        // sanitized build.)
+        .executableTarget(name: "FuzzStateFile", dependencies: ["CFuzzerDriver", .product(name: "ChronoRuntime", package: "Chronoception")]),
     ]
 )

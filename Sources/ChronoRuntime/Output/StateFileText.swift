@@ -1,0 +1,39 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The state file (`RuntimeState`'s JSON) in words, as `chronoception status` prints it. Here, beside
+/// the file's writer, so the reader and the writer change together (and the state-file fuzzer needs
+/// no more than the runtime).
+public enum StateFileText {
+    /// The state file in words; says when the process that wrote it is gone.
+    public static func lines(_ object: [String: Any]) -> [String] {
+        func text(_ key: String) -> String? {
+            switch object[key] {
+            case let value as String: return value
+            case let value as NSNumber: return value.stringValue
+            default: return nil
+            }
+        }
+        var lines: [String] = []
+        var state = text("state") ?? "unknown"
+        if let pid = object["pid"] as? NSNumber, kill(pid_t(pid.int32Value), 0) != 0, errno == ESRCH {
+            state += " (not running: the process that wrote this, pid \(pid), has ended)"
+        }
+        lines.append("State: \(state)")
+        if let board = text("board") { lines.append("Board: \(board)") }
+        if let mode = text("mode") {
+            lines.append("Mode: \(mode)\(text("interval").map { ", interval \($0)" } ?? "")")
+        }
+        if let attempt = text("attempt"), let count = text("attempt_count") { lines.append("Attempt: \(attempt) of \(count)") }
+        if let done = text("repetitions_done"), let count = text("repetition_count") { lines.append("Boundaries: \(done) of \(count)") }
+        if let next = text("next_boundary") { lines.append("Next boundary: \(next)") }
+        if let offered = text("offered_preset") { lines.append("Offered preset: \(offered)") }
+        if let feedback = text("last_feedback") { lines.append("Last feedback: \(feedback)") }
+        if let sound = text("fear_sound") { lines.append("Fear sound: \(sound)") }
+        if let health = text("health") { lines.append("Health log: \(health)") }
+        if let updated = text("updated") { lines.append("Updated: \(updated)") }
+        return lines
+    }
+}
