@@ -8,14 +8,17 @@ enum CollectorWebRoutes {
     /// Same-origin only, no inline script: the device companion's policy.
     static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
+    /// The collector's own files and the companion's stylesheet.
+    static let files = CollectorAssets.files.merging(SharedWebAssets.files) { own, _ in own }
+
     static func add(to router: Router<APIRequestContext>) {
-        for path in CollectorAssets.files.keys {
+        for path in files.keys {
             router.get(RouterPath(path)) { request, _ in response(path, request) }
         }
     }
 
     static func response(_ path: String, _ request: Request) -> Response {
-        guard let file = CollectorAssets.files[path] else { return Response(status: .notFound) }
+        guard let file = files[path] else { return Response(status: .notFound) }
         let etag = "\"\(file.etag)\""
         var headers: HTTPFields = [
             .contentType: file.contentType, .cacheControl: "no-cache", .eTag: etag,
