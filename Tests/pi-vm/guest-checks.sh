@@ -117,6 +117,7 @@ press
 check "the start tap starts the attempt (state AttemptRunning)" wait_for 60 state_is AttemptRunning
 check "the session's cues drove the motor line" wait_for 10 test -s "$out/motor-session"
 note "arm64 daemon memory, during the attempt: $(memory)"
+note "arm64 daemon memory locked, by mapping: $(awk -v exe=/usr/bin/chronoception -f /usr/local/lib/pi-vm/locked-by-mapping.awk /proc/$pid/smaps)"
 kill "$watcher" 2>/dev/null
 # The session loop's thread runs SCHED_FIFO (policy 1, field 41 of /proc/PID/task/TID/stat), as
 # LimitRTPRIO=80 allows without root.
