@@ -71,7 +71,9 @@ extension Chronoception {
             }
             return exit.rawValue
         }
-        if error is CleanExit { return reportParseFailure(error) }
+        // The argument parser's own requests can also arrive from `run()`: `--help` and `help COMMAND`
+        // parse to its help command, whose run throws the request. Help is standard output and status 0.
+        if error is CleanExit || exitCode(for: error) == .success { return reportParseFailure(error) }
         let failure = CommandFailure(error)
         printError("error: " + TerminalSafeText.sanitized(failure.description, keepNewlines: false))
         return failure.status.rawValue
