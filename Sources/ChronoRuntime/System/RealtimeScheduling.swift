@@ -1,3 +1,4 @@
+import CLinuxSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,7 +50,11 @@ public enum RealtimeScheduling {
         if lockMemory {
             // MCL_ONFAULT: lock each page once touched instead of faulting in every mapping up front, so
             // what stays locked is the loop's working set, not the whole static Foundation and ICU data
-            // (issue 10: 295 MB locked before, on a 512 MB Zero 2 W).
+            // (issue 10: 295 MB locked before, on a 512 MB Zero 2 W). Before it, the executable's code
+            // and read-only data touched only to start (argument parsing, migrations, the board file,
+            // the servers' setup) leave the page tables; they stay in the page cache, so whatever runs
+            // again comes back with a minor fault, and only that is locked.
+            _ = chrono_unmap_executable_readonly_pages()
             if mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 {
                 locked = true
             } else {
