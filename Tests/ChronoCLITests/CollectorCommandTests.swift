@@ -45,6 +45,19 @@ import Testing
         #expect(csv == CollectorCSV.columns.joined(separator: ",") + "\r\n")
     }
 
+    @Test func readerKeysAreRevokedByIDOrName() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(await Self.run(["collector", "keys", "revoke", "nobody", "--data-dir", directory]) == ExitStatus.usage.rawValue)
+        #expect(await Self.run(["collector", "keys", "add", "analysis", "--data-dir", directory]) == ExitStatus.success.rawValue)
+        #expect(await Self.run(["collector", "keys", "revoke", "analysis", "--data-dir", directory]) == ExitStatus.success.rawValue)
+        #expect(await Self.run(["collector", "keys", "revoke", "analysis", "--data-dir", directory]) == ExitStatus.usage.rawValue)
+        let store = try SQLiteCollectorStore.open(directory: directory)
+        let left = try await store.readerKeys()
+        await store.close()
+        #expect(left.isEmpty)
+    }
+
     @Test func aDatabaseOfANewerSchemaIsLeftAlone() async throws {
         let directory = Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

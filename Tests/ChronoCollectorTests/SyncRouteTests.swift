@@ -24,7 +24,7 @@ struct SyncRouteTests {
 
     static func configuration(perAddress: Int = 10) -> CollectorServerConfiguration {
         var configuration = CollectorServerConfiguration(socketPath: nil, tcp: nil, now: { F.now })
-        configuration.enrolmentsPerMinutePerAddress = perAddress
+        configuration.refusedEnrolmentsPerMinutePerAddress = perAddress
         return configuration
     }
 
@@ -149,16 +149,58 @@ struct SyncRouteTests {
         }
     }
 
-    @Test func enrolmentAttemptsAreRateLimited() async throws {
+    @Test(arguments: StoreKind.available)
+    func aRevokedReaderKeyIsRefusedFromThenOn(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let first = CollectorCredentials.newReaderKey(), second = CollectorCredentials.newReaderKey(), third = CollectorCredentials.newReaderKey()
+            try await store.addReaderKey(ReaderKey(id: "r1", name: "analysis", createdUnixNanoseconds: F.now), keySHA256: CollectorCredentials.keyDigest(first))
+            try await store.addReaderKey(ReaderKey(id: "r2", name: "laptop", createdUnixNanoseconds: F.now), keySHA256: CollectorCredentials.keyDigest(second))
+            try await store.addReaderKey(ReaderKey(id: "r3", name: "laptop", createdUnixNanoseconds: F.now), keySHA256: CollectorCredentials.keyDigest(third))
+            try await Self.withClient(store) { client in
+                #expect(try await Self.get(client, "/api/v1/devices", key: first).status == .ok)
+                // By name.
+                #expect(try await store.revokeReaderKey("analysis") == ReaderKey(id: "r1", name: "analysis", createdUnixNanoseconds: F.now))
+                let refused = try await Self.get(client, "/api/v1/devices", key: first)
+                #expect(refused.status == .unauthorized && refused.errorCode == "key_unknown")
+                // A name on two keys is not guessed at: nothing is revoked, and the message names both IDs.
+                let ambiguous = await #expect(throws: CollectorError.self) { try await store.revokeReaderKey("laptop") }
+                #expect(ambiguous == .invalidValue("2 reader keys are called 'laptop' (IDs r2, r3); revoke one by its ID."))
+                #expect(try await Self.get(client, "/api/v1/devices", key: second).status == .ok)
+                // By ID: only that key goes.
+                #expect(try await store.revokeReaderKey("r2").name == "laptop")
+                #expect(try await Self.get(client, "/api/v1/devices", key: second).errorCode == "key_unknown")
+                #expect(try await Self.get(client, "/api/v1/devices", key: third).status == .ok)
+                // Again, or a key that never was: a clear refusal naming the keys there are.
+                let unknown = await #expect(throws: CollectorError.self) { try await store.revokeReaderKey("r2") }
+                #expect(unknown == .invalidValue("No reader key has the ID or name 'r2' (keys: r3 laptop). `chronoception collector keys list` lists them."))
+                #expect(try await store.readerKeys().map(\.id) == ["r3"])
+            }
+        }
+    }
+
+    @Test func onlyRefusedEnrolmentAttemptsAreRateLimited() async throws {
         try await StoreKind.sqlite.withStore { store in
             try await Self.withClient(store, configuration: Self.configuration(perAddress: 3)) { client in
+                // A study team enrolling a cohort from one desk: four times the limit, all in one minute, none refused.
+                for index in 0..<12 {
+                    let code = try await Self.makeCode(store, name: "P1\(index)")
+                    let answer = try await Self.post(client, SyncProtocol.enrolPath,
+                                                     json: F.request(code: code, device: UUID().uuidString.lowercased()))
+                    #expect(answer.status == .ok)
+                }
+                // Guesses count: the fourth wrong code from the same address waits for the next minute.
                 for _ in 0..<3 {
                     let answer = try await Self.post(client, SyncProtocol.enrolPath, json: F.request(code: CollectorCredentials.newCode()))
                     #expect(answer.status == .forbidden)
                 }
                 let limited = try await Self.post(client, SyncProtocol.enrolPath, json: F.request(code: CollectorCredentials.newCode()))
-                #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] != nil)
+                #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] != nil && limited.errorCode == "rate_limited")
+                // Then even a good code waits: the address is not checking codes this minute.
+                let good = try await Self.makeCode(store, name: "P99")
+                let waiting = try await Self.post(client, SyncProtocol.enrolPath, json: F.request(code: good, device: UUID().uuidString.lowercased()))
+                #expect(waiting.status == .tooManyRequests)
             }
+            #expect(try await store.devices().count == 12)
         }
     }
 
@@ -219,5 +261,6 @@ struct FullStore: CollectorStore {
     func addReaderKey(_ key: ReaderKey, keySHA256: String) async throws { try await base.addReaderKey(key, keySHA256: keySHA256) }
     func readerKey(keySHA256: String) async throws -> ReaderKey? { try await base.readerKey(keySHA256: keySHA256) }
     func readerKeys() async throws -> [ReaderKey] { try await base.readerKeys() }
+    func revokeReaderKey(_ idOrName: String) async throws -> ReaderKey { try await base.revokeReaderKey(idOrName) }
     func close() async {}
 }

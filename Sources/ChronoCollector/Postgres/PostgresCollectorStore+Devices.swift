@@ -132,6 +132,26 @@ extension PostgresCollectorStore {
         } catch { throw Self.mapped(error, url: url) }
     }
 
+    public func revokeReaderKey(_ idOrName: String) async throws -> ReaderKey {
+        let logger = self.logger
+        return try await transaction { connection in
+            func keys(_ query: PostgresQuery) async throws -> [ReaderKey] {
+                var found: [ReaderKey] = []
+                for row in try await Self.all(connection, query, logger) {
+                    found.append(ReaderKey(id: try row[0].decode(String.self), name: try row[1].decode(String.self), createdUnixNanoseconds: try row[2].decode(Int64.self)))
+                }
+                return found
+            }
+            // FOR UPDATE: two revocations of one key at once delete it once and report it once.
+            let byID = try await keys("SELECT id, name, created_ns FROM reader_key WHERE id = \(idOrName) FOR UPDATE").first
+            let byName = byID == nil ? try await keys("SELECT id, name, created_ns FROM reader_key WHERE name = \(idOrName) ORDER BY id FOR UPDATE") : []
+            let all = byID == nil && byName.isEmpty ? try await keys("SELECT id, name, created_ns FROM reader_key ORDER BY name LIMIT 10") : []
+            let key = try CollectorMessages.readerKeyToRevoke(idOrName, byID: byID, byName: byName, all: all)
+            try await connection.query("DELETE FROM reader_key WHERE id = \(key.id)", logger: logger)
+            return key
+        }
+    }
+
     public func collectorID() async throws -> String {
         let found = try await rows("SELECT value FROM collector_meta WHERE key = 'collector_id'")
         do { return try found.first?[0].decode(String.self) ?? "" } catch { throw Self.mapped(error, url: url) }

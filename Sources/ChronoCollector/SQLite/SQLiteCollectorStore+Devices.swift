@@ -121,4 +121,19 @@ extension SQLiteCollectorStore {
                 .map { ReaderKey(id: $0[0], name: $0[1], createdUnixNanoseconds: $0[2]) }
         }
     }
+
+    public func revokeReaderKey(_ idOrName: String) async throws -> ReaderKey {
+        try await write { db in
+            func keys(_ sql: String, _ arguments: StatementArguments = []) throws -> [ReaderKey] {
+                try Row.fetchAll(db, sql: "SELECT id, name, created_ns FROM reader_key \(sql)", arguments: arguments)
+                    .map { ReaderKey(id: $0[0], name: $0[1], createdUnixNanoseconds: $0[2]) }
+            }
+            let byID = try keys("WHERE id = ?", [idOrName]).first
+            let byName = byID == nil ? try keys("WHERE name = ? ORDER BY id", [idOrName]) : []
+            let all = byID == nil && byName.isEmpty ? try keys("ORDER BY name LIMIT 10") : []
+            let key = try CollectorMessages.readerKeyToRevoke(idOrName, byID: byID, byName: byName, all: all)
+            try db.execute(sql: "DELETE FROM reader_key WHERE id = ?", arguments: [key.id])
+            return key
+        }
+    }
 }

@@ -16,9 +16,10 @@ public struct CollectorServerConfiguration: Sendable {
     public var now: @Sendable () -> Int64
     /// The local UTC offset for progress's "today".
     public var utcOffsetSeconds: @Sendable () -> Int
-    /// Enrolment attempts admitted per minute from one address, and from everywhere together.
-    public var enrolmentsPerMinutePerAddress = 10
-    public var enrolmentsPerMinute = 120
+    /// Refused enrolment attempts (a wrong, used or expired code; a malformed request) admitted per
+    /// minute from one address, and from everywhere together. Attempts that enrol a device are free.
+    public var refusedEnrolmentsPerMinutePerAddress = 10
+    public var refusedEnrolmentsPerMinute = 120
 
     public init(socketPath: String?, tcp: TCPAddress?, localTrust: LocalTrust = .socketAndLoopback, stopOnSignals: Bool = false,
                 now: @escaping @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() },

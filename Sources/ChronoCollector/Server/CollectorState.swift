@@ -10,7 +10,7 @@ final class CollectorState: Sendable {
     init(store: any CollectorStore, configuration: CollectorServerConfiguration) {
         self.store = store
         self.configuration = configuration
-        self.enrolmentLimit = EnrolmentRateLimit(perAddress: configuration.enrolmentsPerMinutePerAddress,
-                                                 overall: configuration.enrolmentsPerMinute)
+        self.enrolmentLimit = EnrolmentRateLimit(perAddress: configuration.refusedEnrolmentsPerMinutePerAddress,
+                                                 overall: configuration.refusedEnrolmentsPerMinute)
     }
 }

@@ -1,9 +1,28 @@
 import Synchronization
 
-/// Admits at most so many enrolment attempts per minute from one address and from all together
-/// (fixed one-minute windows), so nobody can try codes quickly even though a 60-bit code is out of
-/// reach anyway. Time is given by the caller (whole seconds of any monotonic clock).
+/// Limits how fast enrolment codes can be guessed: at most so many *refused* attempts per minute from
+/// one address, and from all addresses together (fixed one-minute windows). An attempt that enrols a
+/// device is forgiven, so a study team enrolling hundreds of devices from one desk (one address, or
+/// one NAT) is never slowed; only wrong, used or expired codes (and malformed requests) count.
+///
+/// Each attempt takes its slot when it is admitted and gives it back if it enrols a device, so
+/// parallel guesses cannot overshoot the limit while they are being checked. The overall cap bounds
+/// guessing spread over many addresses; while it is reached every address waits for the next minute
+/// (a 60-bit code is out of reach at 120 guesses a minute anyway: the cap is defence in depth, and
+/// costs a legitimate enrolment at most a minute while someone is guessing).
+/// Time is given by the caller (whole seconds of any monotonic clock).
 final class EnrolmentRateLimit: Sendable {
+    /// An admitted attempt, to hand back to `forgive` when it enrolled a device.
+    struct Ticket: Sendable, Equatable {
+        let address: String
+        let window: Int64
+    }
+
+    enum Decision: Sendable, Equatable {
+        case admitted(Ticket)
+        case limited(retryAfterSeconds: Int64)
+    }
+
     private struct State {
         var window: Int64 = .min
         var total = 0
@@ -19,19 +38,30 @@ final class EnrolmentRateLimit: Sendable {
         self.overall = overall
     }
 
-    /// Whether one more attempt from `address` at `nowSeconds` is admitted; when not, the seconds
-    /// until the next window.
-    func admit(address: String, nowSeconds: Int64) -> (admitted: Bool, retryAfterSeconds: Int64) {
+    /// Whether one more attempt from `address` at `nowSeconds` may be checked; when not, the seconds
+    /// until the next window. An admitted attempt counts until it is forgiven.
+    func admit(address: String, nowSeconds: Int64) -> Decision {
         state.withLock { state in
             let window = nowSeconds / 60
             if window != state.window {
                 state = State(window: window)
             }
-            let retry = (window + 1) * 60 - nowSeconds
-            guard state.total < overall, state.byAddress[address, default: 0] < perAddress else { return (false, retry) }
+            guard state.total < overall, state.byAddress[address, default: 0] < perAddress else {
+                return .limited(retryAfterSeconds: (window + 1) * 60 - nowSeconds)
+            }
             state.total += 1
             state.byAddress[address, default: 0] += 1
-            return (true, 0)
+            return .admitted(Ticket(address: address, window: window))
+        }
+    }
+
+    /// The attempt enrolled a device: it no longer counts (a ticket of a past window has nothing to
+    /// give back).
+    func forgive(_ ticket: Ticket) {
+        state.withLock { state in
+            guard state.window == ticket.window, let count = state.byAddress[ticket.address], count > 0 else { return }
+            state.byAddress[ticket.address] = count - 1
+            state.total -= 1
         }
     }
 }

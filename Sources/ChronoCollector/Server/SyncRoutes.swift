@@ -22,11 +22,21 @@ enum SyncRoutes {
         case .loopback: address = "loopback"
         case .remote(let text): address = text
         }
-        let (admitted, retry) = state.enrolmentLimit.admit(address: address, nowSeconds: state.configuration.now() / 1_000_000_000)
-        guard admitted else {
-            throw APIError(.tooManyRequests, "rate_limited", "Too many enrolment attempts; try again in \(retry) s.",
+        switch state.enrolmentLimit.admit(address: address, nowSeconds: state.configuration.now() / 1_000_000_000) {
+        case .limited(let retry):
+            throw APIError(.tooManyRequests, "rate_limited", "Too many refused enrolment attempts; try again in \(retry) s.",
                            headers: [.retryAfter: String(retry)])
+        case .admitted(let ticket):
+            // Only refused attempts count against the limit: a study team enrolling a cohort from one
+            // desk spends none of it.
+            let answer = try await redeem(request, state)
+            state.enrolmentLimit.forgive(ticket)
+            return answer
         }
+    }
+
+    /// Checks an admitted enrolment request and spends its code; any throw is a refused attempt.
+    static func redeem(_ request: Request, _ state: CollectorState) async throws -> Response {
         let data = try await CollectorHTTP.body(request, limit: 16 * 1024,
                                                 tooLarge: APIError(.contentTooLarge, "body_too_large", "An enrolment request is a few hundred bytes."))
         let enrolment: EnrolmentRequest

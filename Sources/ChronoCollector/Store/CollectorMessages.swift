@@ -8,4 +8,16 @@ enum CollectorMessages {
     static func revoked(_ name: String) -> String {
         "This device's key was revoked on the collector (device '\(name)'). Enrol it again with a new code: `chronoception collector enrol \(name)` on the collector, then `chronoception sync add URL --code CODE` here."
     }
+
+    /// Which reader key `collector keys revoke` means: the one with that ID, else the only one with
+    /// that name. Both stores fetch the candidates and let this decide, so they say the same things.
+    static func readerKeyToRevoke(_ idOrName: String, byID: ReaderKey?, byName: [ReaderKey], all: [ReaderKey]) throws(CollectorError) -> ReaderKey {
+        if let byID { return byID }
+        if byName.count == 1 { return byName[0] }
+        if byName.count > 1 {
+            throw .invalidValue("\(byName.count) reader keys are called '\(idOrName)' (IDs \(byName.map(\.id).joined(separator: ", "))); revoke one by its ID.")
+        }
+        let known = all.isEmpty ? "there are no reader keys" : "keys: " + all.prefix(10).map { "\($0.id) \($0.name)" }.joined(separator: ", ")
+        throw .invalidValue("No reader key has the ID or name '\(idOrName)' (\(known)). `chronoception collector keys list` lists them.")
+    }
 }

@@ -44,6 +44,10 @@ public protocol CollectorStore: Sendable {
     func addReaderKey(_ key: ReaderKey, keySHA256: String) async throws
     func readerKey(keySHA256: String) async throws -> ReaderKey?
     func readerKeys() async throws -> [ReaderKey]
+    /// Deletes the reader key whose ID is `idOrName`, else the one key called `idOrName`, so it is
+    /// refused (`key_unknown`) from then on. Throws `invalidValue` when nothing matches, or when the
+    /// name is on several keys (revoke one by its ID).
+    func revokeReaderKey(_ idOrName: String) async throws -> ReaderKey
 
     /// Releases connections; the store is not used afterwards.
     func close() async

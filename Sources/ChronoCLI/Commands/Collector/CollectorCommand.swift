@@ -25,7 +25,7 @@ struct CollectorCommand: ParsableCommand {
         @Option(name: .customLong("socket"), help: "Unix socket path (default: $XDG_RUNTIME_DIR/chronoception/collector.sock, else /run/chronoception/collector.sock).")
         var socketPath: String?
         @Flag(help: "Do not open the Unix socket.") var noSocket = false
-        // For benchmarks/sync, which enrols 1,000 devices from one address in seconds.
+        // Refused enrolment attempts a minute, per address and in all (tests of the limit; default 10 and 120).
         @Option(name: .customLong("enrolments-per-minute"), help: .hidden) var enrolmentsPerMinute: Int?
 
         func run() throws {
@@ -37,8 +37,8 @@ struct CollectorCommand: ParsableCommand {
             var settings = CollectorServerConfiguration(socketPath: socket, tcp: tcp, stopOnSignals: true,
                                                              utcOffsetSeconds: { LocalTimeZone.utcOffsetSeconds(atUnixSeconds: LocalTimeZone.nowUnixNanoseconds() / 1_000_000_000) })
             if let enrolmentsPerMinute, enrolmentsPerMinute > 0 {
-                settings.enrolmentsPerMinutePerAddress = enrolmentsPerMinute
-                settings.enrolmentsPerMinute = enrolmentsPerMinute
+                settings.refusedEnrolmentsPerMinutePerAddress = enrolmentsPerMinute
+                settings.refusedEnrolmentsPerMinute = enrolmentsPerMinute
             }
             let configuration = settings
             try withCollectorStore(store) { opened in

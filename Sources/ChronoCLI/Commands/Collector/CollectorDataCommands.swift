@@ -91,7 +91,7 @@ extension CollectorCommand {
         static let configuration = CommandConfiguration(
             commandName: "keys",
             abstract: "Keys for people and scripts reading the collector's API from beyond loopback.",
-            subcommands: [List.self, Add.self],
+            subcommands: [List.self, Add.self, Revoke.self],
             defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
@@ -122,6 +122,20 @@ extension CollectorCommand {
                     print("Reader key \(key.id) for \(key.name):")
                     print(secret)
                     print("It is shown only now; the collector keeps only its digest.")
+                }
+            }
+        }
+
+        struct Revoke: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Revoke a reader key: it is refused (key_unknown) from now on.")
+            @Argument(help: "The key's ID or name (from `collector keys list`); a name must be on one key only.") var key: String
+            @OptionGroup var store: CollectorStoreOptions
+
+            func run() throws {
+                let idOrName = key
+                try withCollectorStore(store) { opened in
+                    let revoked = try await opened.revokeReaderKey(idOrName)
+                    print("Revoked reader key \(revoked.id) (\(revoked.name)); requests with it are refused from now on.")
                 }
             }
         }

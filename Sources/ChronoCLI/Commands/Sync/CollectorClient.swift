@@ -85,6 +85,10 @@ struct CollectorClient: CollectorTransport {
             throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed (\(tls))")
         } catch let tls as BoringSSLError {
             throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed (\(tls))")
+        } catch let tls as NIOSSLExtraError {
+            // A certificate from a trusted CA that names another host (failedToValidateHostname):
+            // NIOSSL reports it after the handshake, as its own error type, not a BoringSSLError.
+            throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed (\(tls))")
         } catch {
             if expired.isSet { throw Self.timedOut(where_, exchangeTimeout) }
             throw SyncFailure(kind: .noRoute, detail: "the exchange with the collector at \(where_) failed (\(Self.reason(error)))")
