@@ -41,7 +41,10 @@ const cell = (label, value) => element("td", { "data-label": label }, value);
 
 const trendWords = { improving: "Improving", about_the_same: "About the same", worse: "Worse", not_enough_data: "Not enough data" };
 
+// A session's start is the device's local time (the participant's day); the collector's own instants
+// (enrolled, last seen, revoked) are UTC and say so.
 function when(text) { return text ? text.replace("T", " ").slice(0, 16) : "never"; }
+function whenUTC(text) { return text ? when(text) + " UTC" : "never"; }
 
 function renderDevices(devices) {
   const picker = $("#device-picker"), participants = $("#participant-picker"), body = $("#device-table tbody");
@@ -50,12 +53,13 @@ function renderDevices(devices) {
   body.replaceChildren();
   const seen = new Set();
   for (const device of devices) {
-    if (!device.revoked_at) picker.append(element("option", { value: device.id }, device.name + (device.participant ? " (" + device.participant + ")" : "")));
+    // A revoked device's sessions stay, so it stays in the picker.
+    picker.append(element("option", { value: device.id }, device.name + (device.participant ? " (" + device.participant + ")" : "") + (device.revoked_at ? ", revoked" : "")));
     if (device.participant && !seen.has(device.participant)) { seen.add(device.participant); participants.append(element("option", { value: device.participant }, device.participant)); }
     body.append(element("tr", {},
       cell("Name", device.name), cell("Participant", device.participant || "—"), cell("Board", device.board),
-      cell("Sessions", device.sessions), cell("Last seen", when(device.last_seen_at)),
-      cell("State", device.revoked_at ? "revoked " + when(device.revoked_at) : "enrolled")));
+      cell("Sessions", device.sessions), cell("Last seen", whenUTC(device.last_seen_at)),
+      cell("State", device.revoked_at ? "revoked " + whenUTC(device.revoked_at) : "enrolled")));
   }
   if (devices.length === 0) showStatus("No device is enrolled yet: run `chronoception collector enrol NAME` on the collector, then `chronoception sync add URL --code CODE` on the device.");
 }
