@@ -325,6 +325,14 @@ def test_collector(binary, artifacts):
             driver.execute_script("document.querySelector('#progress .table-wrap').scrollIntoView()")
             driver.save_screenshot(os.path.join(artifacts, f"collector-device-{size}-recent.png"))
 
+        # The dark theme (the shared stylesheet's colours) at desktop width, where the size loop ends.
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        driver.execute_script("window.scrollTo(0, 0)")
+        driver.save_screenshot(os.path.join(artifacts, "collector-device-desktop-dark-top.png"))
+        driver.execute_script("document.querySelector('#progress').scrollIntoView()")
+        driver.save_screenshot(os.path.join(artifacts, "collector-device-desktop-dark-progress.png"))
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+
         # The keyboard alone: Tab reaches the device picker, an arrow key picks the first device.
         set_size(driver, "desktop")
         driver.get(collector.url + "/")
