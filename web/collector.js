@@ -103,7 +103,7 @@ async function showProgress(kind, value, label) {
     const answer = await api("/progress?" + kind + "=" + encodeURIComponent(value));
     renderProgress(label, answer.progress);
     $("#export-link").setAttribute("href", "/api/v1/export.csv?" + kind + "=" + encodeURIComponent(value));
-    $("#export-link").textContent = "Download CSV (" + label + ")";
+    $("#export-link").textContent = "Download CSV: " + label;
   } catch (error) { showStatus(error.message, "error"); }
 }
 

@@ -286,6 +286,8 @@ def test_collector(binary, artifacts):
             legend = driver.execute_script("return Array.from(document.querySelectorAll('#progress .legend span')).map(s => s.textContent)")
             mix = [f"{m['mode'].capitalize()}: {m['sessions']} ({round(m['share'] * 100)} %)" for m in device["progress"]["mode_mix"]]
             check(f"{name}: the mode mix names its modes with the device's counts", legend == mix, (legend, mix))
+            link = driver.find_element(By.ID, "export-link").text
+            check(f"{name}: the CSV link names the device", link == "Download CSV: " + label, link)
             rows = download_csv(driver, downloads)
             check(f"{name}: its CSV link downloads its rows only", len(rows) == len(device["rows"]) and
                   {r["device_name"] for r in rows} == {name}, (len(rows), {r["device_name"] for r in rows}))

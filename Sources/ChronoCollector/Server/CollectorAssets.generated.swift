@@ -157,7 +157,7 @@ async function showProgress(kind, value, label) {
     const answer = await api("/progress?" + kind + "=" + encodeURIComponent(value));
     renderProgress(label, answer.progress);
     $("#export-link").setAttribute("href", "/api/v1/export.csv?" + kind + "=" + encodeURIComponent(value));
-    $("#export-link").textContent = "Download CSV (" + label + ")";
+    $("#export-link").textContent = "Download CSV: " + label;
   } catch (error) { showStatus(error.message, "error"); }
 }
 
@@ -178,6 +178,6 @@ async function start() {
 }
 
 document.addEventListener("DOMContentLoaded", start);
-"""#####, "c81ed15565106fe9"),
+"""#####, "ec107627c8666a7c"),
     ]
 }
