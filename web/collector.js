@@ -33,9 +33,18 @@ function seconds(value) {
   return (abs >= 10 ? Math.round(value) : value.toFixed(1)) + " s";
 }
 
+const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
+const modeNames = { challenge: "Challenge", passive: "Passive", fear: "Fear" };
+
+// A table cell that names its column, so a phone can show each row as a stack of "column: value".
+const cell = (label, value) => element("td", { "data-label": label }, value);
+
 const trendWords = { improving: "Improving", about_the_same: "About the same", worse: "Worse", not_enough_data: "Not enough data" };
 
+// A session's start is the device's local time (the participant's day); the collector's own instants
+// (enrolled, last seen, revoked) are UTC and say so.
 function when(text) { return text ? text.replace("T", " ").slice(0, 16) : "never"; }
+function whenUTC(text) { return text ? when(text) + " UTC" : "never"; }
 
 function renderDevices(devices) {
   const picker = $("#device-picker"), participants = $("#participant-picker"), body = $("#device-table tbody");
@@ -44,19 +53,20 @@ function renderDevices(devices) {
   body.replaceChildren();
   const seen = new Set();
   for (const device of devices) {
-    if (!device.revoked_at) picker.append(element("option", { value: device.id }, device.name + (device.participant ? " (" + device.participant + ")" : "")));
+    // A revoked device's sessions stay, so it stays in the picker.
+    picker.append(element("option", { value: device.id }, device.name + (device.participant ? " (" + device.participant + ")" : "") + (device.revoked_at ? ", revoked" : "")));
     if (device.participant && !seen.has(device.participant)) { seen.add(device.participant); participants.append(element("option", { value: device.participant }, device.participant)); }
     body.append(element("tr", {},
-      element("td", {}, device.name), element("td", {}, device.participant || "—"), element("td", {}, device.board),
-      element("td", {}, device.sessions), element("td", {}, when(device.last_seen_at)),
-      element("td", {}, device.revoked_at ? "revoked " + when(device.revoked_at) : "enrolled")));
+      cell("Name", device.name), cell("Participant", device.participant || "—"), cell("Board", device.board),
+      cell("Sessions", device.sessions), cell("Last seen", whenUTC(device.last_seen_at)),
+      cell("State", device.revoked_at ? "revoked " + whenUTC(device.revoked_at) : "enrolled")));
   }
   if (devices.length === 0) showStatus("No device is enrolled yet: run `chronoception collector enrol NAME` on the collector, then `chronoception sync add URL --code CODE` on the device.");
 }
 
 function renderProgress(title, progress) {
   const section = $("#progress");
-  section.replaceChildren(element("h2", {}, title + " — " + progress.completed_sessions + " completed session" + (progress.completed_sessions === 1 ? "" : "s")));
+  section.replaceChildren(element("h2", {}, title + " — " + plural(progress.completed_sessions, "completed session")));
   if (progress.completed_sessions === 0) { section.append(element("p", { class: "muted" }, "No session has arrived from here yet.")); return; }
   const grid = element("div", { class: "grid" });
   for (const interval of progress.intervals) {
@@ -64,21 +74,23 @@ function renderProgress(title, progress) {
     for (const zone of interval.last_zones) strip.append(element("span", { class: "dot " + zone, title: zone }));
     grid.append(element("div", { class: "card" },
       element("h3", {}, interval.interval + (interval.pattern ? "  H(I) " + interval.pattern : "")),
-      element("p", {}, interval.completed_sessions + " completed sessions"),
+      element("p", {}, plural(interval.completed_sessions, "completed session")),
       element("p", {}, "Typical error " + seconds(interval.typical_error_seconds_last_7_days) + " last 7 days, " + seconds(interval.typical_error_seconds_7_days_before) + " the 7 days before → " + trendWords[interval.trend]),
       element("p", { class: "big" }, interval.time_acuity_score === null ? "—" : interval.time_acuity_score),
-      element("p", { class: "hint" }, "Time Acuity over the last " + interval.last_zones.length + " attempts"),
+      element("p", { class: "hint" }, interval.last_zones.length ? "Time Acuity over the last " + plural(interval.last_zones.length, "attempt")
+        : "No timed attempts at this interval (Passive sessions count boundaries, not attempts)"),
       strip));
   }
   section.append(grid);
   const mix = element("div", { class: "mix", role: "img", "aria-label": progress.mode_mix.map((m) => m.mode + " " + Math.round(m.share * 100) + " %").join(", ") });
   for (const entry of progress.mode_mix) if (entry.share > 0) { const part = element("span", { class: entry.mode }); part.style.width = (entry.share * 100) + "%"; mix.append(part); }
-  section.append(element("div", { class: "card" }, element("h3", {}, "Mode mix"), mix));
+  section.append(element("div", { class: "card" }, element("h3", {}, "Mode mix"), mix,
+    element("p", { class: "legend" }, ...progress.mode_mix.map((m) => element("span", {}, (modeNames[m.mode] || m.mode) + ": " + m.sessions + " (" + Math.round(m.share * 100) + " %)")))));
   const rows = progress.recent_sessions.map((s) => element("tr", {},
-    element("td", {}, when(s.started_at)), element("td", {}, s.mode), element("td", {}, s.target_interval_seconds + " s"),
-    element("td", {}, s.time_acuity_score === null ? s.done_count + "/" + s.planned_count : "score " + s.time_acuity_score + ", " + s.done_count + "/" + s.planned_count),
-    element("td", {}, s.health_log || "—")));
-  section.append(element("div", { class: "card table-wrap" }, element("table", {},
+    cell("Started", when(s.started_at)), cell("Mode", modeNames[s.mode] || s.mode), cell("Interval", seconds(s.target_interval_seconds)),
+    cell("Result", s.time_acuity_score === null ? s.done_count + "/" + s.planned_count : "score " + s.time_acuity_score + ", " + s.done_count + "/" + s.planned_count),
+    cell("Health log", s.health_log || "—")));
+  section.append(element("div", { class: "card table-wrap" }, element("table", { class: "stack" },
     element("caption", { class: "muted" }, "Recent sessions"),
     element("thead", {}, element("tr", {}, ...["Started", "Mode", "Interval", "Result", "Health log"].map((h) => element("th", { scope: "col" }, h)))),
     element("tbody", {}, ...rows))));
@@ -91,7 +103,7 @@ async function showProgress(kind, value, label) {
     const answer = await api("/progress?" + kind + "=" + encodeURIComponent(value));
     renderProgress(label, answer.progress);
     $("#export-link").setAttribute("href", "/api/v1/export.csv?" + kind + "=" + encodeURIComponent(value));
-    $("#export-link").textContent = "Download CSV (" + label + ")";
+    $("#export-link").textContent = "Download CSV: " + label;
   } catch (error) { showStatus(error.message, "error"); }
 }
 

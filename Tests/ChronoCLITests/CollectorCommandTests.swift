@@ -43,6 +43,10 @@ import Testing
         #expect(await Self.run(["collector", "export", "csv", "-o", directory + "/all.csv", "--data-dir", directory]) == ExitStatus.success.rawValue)
         let csv = try String(contentsOfFile: directory + "/all.csv", encoding: .utf8)
         #expect(csv == CollectorCSV.columns.joined(separator: ",") + "\r\n")
+        // A mistyped device or participant is refused, not exported as an empty file.
+        #expect(await Self.run(["collector", "export", "csv", "--device", "nobody", "-o", directory + "/x.csv", "--data-dir", directory]) == ExitStatus.usage.rawValue)
+        #expect(await Self.run(["collector", "export", "csv", "--participant", "nobody", "-o", directory + "/x.csv", "--data-dir", directory]) == ExitStatus.usage.rawValue)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/x.csv"))
     }
 
     @Test func readerKeysAreRevokedByIDOrName() async throws {

@@ -227,6 +227,15 @@ struct SyncRouteTests {
                 #expect(progress["completed_sessions"] as? Int == 2)
                 answer = try await Self.get(client, "/api/v1/progress", key: secret)
                 #expect(answer.status == .badRequest)
+                // A device or participant not enrolled here is a 404, not an empty answer; by UUID in any case is known.
+                for path in ["/api/v1/progress?device=P002", "/api/v1/sessions?device=P002", "/api/v1/export.csv?device=P002"] {
+                    answer = try await Self.get(client, path, key: secret)
+                    #expect(answer.status == .notFound && answer.errorCode == "unknown_device", "\(path)")
+                }
+                answer = try await Self.get(client, "/api/v1/progress?participant=P002", key: secret)
+                #expect(answer.status == .notFound && answer.errorCode == "unknown_participant")
+                answer = try await Self.get(client, "/api/v1/progress?device=\(F.deviceID.uppercased())", key: secret)
+                #expect((answer.json["progress"] as? [String: Any])?["completed_sessions"] as? Int == 2)
                 answer = try await Self.get(client, "/api/v1/export.csv?device=P001", key: secret)
                 #expect(answer.status == .ok && answer.headers[.contentType]?.hasPrefix("text/csv") == true)
                 #expect(answer.text.hasPrefix("device_id,device_name,participant,") && answer.text.split(separator: "\r\n").count == 1 + 3 + 3)

@@ -701,6 +701,7 @@ def main():
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--artifacts", required=True)
     parser.add_argument("--only", help="run only the tests whose name contains this (development)")
+    parser.add_argument("--counts", help="append 'PASSED FAILED' to this file for Tests/web/run's summary")
     args = parser.parse_args()
     os.makedirs(args.artifacts, exist_ok=True)
     started = time.time()
@@ -727,7 +728,10 @@ def main():
         except Exception as error:
             check(f"big: {error.__class__.__name__}", False, str(error).splitlines()[0] if str(error) else repr(error))
     print(f"screenshots in {args.artifacts}; {time.time() - started:.0f} s")
-    print(f"web: {passed} passed, {failed} failed")
+    print(f"web companion: {passed} passed, {failed} failed")
+    if args.counts:
+        with open(args.counts, "a") as file:
+            file.write(f"{passed} {failed}\n")
     sys.exit(1 if failed else 0)
 
 

@@ -125,8 +125,16 @@ main > .row[role="group"] { margin-bottom: 16px; }
   main { padding: 12px 12px 96px; }
   th, td { padding: 6px 4px; font-size: .9rem; }
   .big { font-size: 1.7rem; }
+  /* Tables marked .stack (the collector's) show each row as "column: value" lines instead of scrolling sideways. */
+  table.stack, table.stack tbody, table.stack caption { display: block; }
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.stack tr { display: block; padding: 6px 0; border-bottom: 1px solid var(--line); }
+  table.stack td { display: flex; justify-content: space-between; gap: 12px; border: 0; padding: 2px 4px; }
+  table.stack td::before { content: attr(data-label); color: var(--muted); font-weight: 600; }
+  .pickers > label.inline { flex: 1 1 100%; flex-direction: column; align-items: stretch; gap: 4px; }
+  .pickers select { max-width: none; }
 }
-"""#####, "f3ea29cc2ad4d56b"),
+"""#####, "d1f9292c5d741083"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a small single-page app over the device API (/api/v1). No build step.
 "use strict";
@@ -719,7 +727,7 @@ route();
 <meta name="color-scheme" content="light dark">
 <title>Chronoception</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/app.css?v=f3ea29cc2ad4d56b">
+<link rel="stylesheet" href="/app.css?v=d1f9292c5d741083">
 <script src="/app.js?v=08bdb7640c03ddd2" defer></script>
 </head>
 <body>
@@ -738,6 +746,6 @@ route();
 </main>
 </body>
 </html>
-"""#####, "fa242b85c6680341"),
+"""#####, "a8cf1c1795d90523"),
     ]
 }

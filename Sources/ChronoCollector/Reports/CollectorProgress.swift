@@ -9,8 +9,8 @@ import ChronoSync
 ///
 /// Two differences from the device, both because the collector only ever holds completed sessions:
 /// aborted and interrupted counts are zero, and the intervals shown are the ones with the most
-/// sessions (the device ranks its own presets by use, which a collector does not see). An interval's
-/// H(I) is the pattern of its latest session.
+/// sessions (the device ranks its own presets by use, which a collector does not see), then the one
+/// used most recently, then the shorter. An interval's H(I) is the pattern of its latest session.
 public enum CollectorProgress {
     /// One session rebuilt for the report.
     struct Entry {
@@ -38,7 +38,10 @@ public enum CollectorProgress {
 
         var byInterval: [Int64: [Entry]] = [:]
         for entry in entries { byInterval[entry.outcome.configuration.interval.span.nanoseconds, default: []].append(entry) }
-        let ranked = byInterval.values.sorted { ($0.count, $0[0].started) > ($1.count, $1[0].started) }
+        // Ties (two devices' sessions of equal count started in the same second) go to the shorter
+        // interval: the dictionary's order differs from one request to the next, and without a total
+        // order the page would show different intervals on each load.
+        let ranked = byInterval.sorted { ($0.value.count, $0.value[0].started, -$0.key) > ($1.value.count, $1.value[0].started, -$1.key) }.map(\.value)
 
         var intervals: [ProgressReport.IntervalProgress] = []
         for group in ranked.prefix(only == nil ? ChronoStoreLimits.progressIntervalCount : 1) {

@@ -14,7 +14,7 @@ enum CollectorReadRoutes {
         }
         group.get("sessions") { request, _ in
             do {
-                var query = try scope(request, required: false)
+                var query = try await known(scope(request, required: false), state.store)
                 let parameters = request.uri.queryParameters
                 if let mode = parameters["mode"].map(String.init) {
                     guard SessionMode(rawValue: mode) != nil else { throw APIError(.badRequest, "invalid_request", "mode is challenge, fear or passive.") }
@@ -31,7 +31,7 @@ enum CollectorReadRoutes {
         }
         group.get("progress") { request, _ in
             do {
-                let query = try scope(request, required: true)
+                let query = try await known(scope(request, required: true), state.store)
                 let sessions = try await state.store.sessions(query)
                 let report = CollectorProgress.report(sessions, nowUnixNanoseconds: state.configuration.now(),
                                                       utcOffsetSeconds: state.configuration.utcOffsetSeconds())
@@ -44,7 +44,7 @@ enum CollectorReadRoutes {
         }
         group.get("export.csv") { request, _ in
             do {
-                let sessions = try await state.store.sessions(try scope(request, required: false))
+                let sessions = try await state.store.sessions(try await known(scope(request, required: false), state.store))
                 var text = ""
                 CollectorCSV.write(sessions) { text += $0 }
                 return Response(status: .ok, headers: [
@@ -64,6 +64,18 @@ enum CollectorReadRoutes {
             throw APIError(.badRequest, "invalid_request", "Give one of device=NAME (or its UUID) and participant=P.")
         }
         return CollectorSessionQuery(device: device, participant: participant)
+    }
+
+    /// The query when its device and participant are enrolled here; otherwise a 404 naming the fix.
+    static func known(_ query: CollectorSessionQuery, _ store: any CollectorStore) async throws -> CollectorSessionQuery {
+        guard query.device != nil || query.participant != nil else { return query }
+        switch CollectorScope.unknown(query, among: try await store.devices()) {
+        case nil: return query
+        case .device(let name)?:
+            throw APIError(.notFound, "unknown_device", CollectorScope.Unknown.device(name).message(lister: "GET /api/v1/devices or `chronoception collector devices`"))
+        case .participant(let name)?:
+            throw APIError(.notFound, "unknown_participant", CollectorScope.Unknown.participant(name).message(lister: "GET /api/v1/devices or `chronoception collector devices`"))
+        }
     }
 
     static func integer(_ text: String?, name: String, range: ClosedRange<Int>) throws -> Int? {

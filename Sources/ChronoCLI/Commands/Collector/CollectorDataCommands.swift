@@ -66,6 +66,10 @@ extension CollectorCommand {
                 let query = CollectorSessionQuery(device: device, participant: participant)
                 let path = output
                 try withCollectorStore(store) { opened in
+                    if query.device != nil || query.participant != nil,
+                       let unknown = CollectorScope.unknown(query, among: try await opened.devices()) {
+                        throw CommandFailure(message: unknown.message(lister: "`chronoception collector devices`"), status: .usage)
+                    }
                     let sessions = try await opened.sessions(query)
                     var text = ""
                     CollectorCSV.write(sessions) { text += $0 }

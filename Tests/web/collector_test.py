@@ -1,0 +1,406 @@
+#!/usr/bin/env python3
+"""The collector's pages in headless Chromium (Selenium), against real processes on loopback: a
+`chronoception collector serve` on SQLite and three devices whose `simulate`-made histories were pushed
+with `collector enrol` + `sync add` + `sync now`. The device picker names the devices; a device's
+progress shows the numbers of the device's own `progress --json`; a participant's adds up their
+devices; the CSV link downloads one row per completed session with the device columns; the pickers
+work from the keyboard; no horizontal overflow at phone and desktop width. Run by Tests/web/run."""
+import argparse, base64, csv, io, json, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+# name, participant, [(days ago or 0, sessions, seed)]: bursts on past days (faketime) feed the
+# "7 days before" window and the trend; the last burst ends now.
+DEVICES = [("anna-pi", "P01", [(9, 5, 11), (0, 7, 12)]),
+           ("anna-desktop", "P01", [(0, 4, 21)]),
+           ("ben-pi", "P02", [(10, 3, 31), (2, 4, 32), (0, 6, 33)])]
+CODE = re.compile(r"^  ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})$", re.M)
+
+passed, failed = 0, 0
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL collector: {name}{': ' + str(detail) if detail else ''}")
+
+
+def run(*command, **options):
+    done = subprocess.run(list(command), capture_output=True, text=True, timeout=120, **options)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip() or done.stdout.strip()}")
+    return done.stdout
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Collector:
+    """A real collector on a free loopback port, its SQLite store in a temporary directory."""
+
+    def __init__(self, binary, work):
+        self.binary, self.data = binary, os.path.join(work, "collector")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = open(os.path.join(work, "collector.log"), "w")
+        self.process = subprocess.Popen([binary, "collector", "serve", "--data-dir", self.data, "--listen", f"127.0.0.1:{self.port}", "--no-socket"],
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(self.url + "/api/v1/devices", timeout=1).read()
+                return
+            except OSError:
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.05)
+        raise RuntimeError("the collector did not start: " + open(self.log.name).read())
+
+    def cli(self, *arguments):
+        return run(self.binary, "collector", *arguments, "--data-dir", self.data)
+
+    def api(self, path):
+        with urllib.request.urlopen(self.url + "/api/v1" + path) as response:
+            return json.load(response)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+def make_device(binary, collector, work, name, participant, bursts):
+    """A device's store filled by `simulate`, enrolled and pushed; answers its data dir and its own progress."""
+    data = os.path.join(work, name)
+    for days_ago, sessions, seed in bursts:
+        faked = ["faketime", "-f", f"-{days_ago}d"] if days_ago else []
+        run(*faked, binary, "simulate", "--sessions", str(sessions), "--seed", str(seed), "--quiet", "--data-dir", data)
+    enrolled = collector.cli("enrol", name, "--participant", participant, "--url", collector.url)
+    code = CODE.search(enrolled)
+    if not code:
+        raise RuntimeError(f"no code in `collector enrol` output: {enrolled}")
+    run(binary, "sync", "add", collector.url, "--code", code.group(1), "--board", "desktop", "--data-dir", data)
+    run(binary, "sync", "now", "--data-dir", data)
+    progress = json.loads(run(binary, "progress", "--json", "--data-dir", data))
+    exported = list(csv.DictReader(io.StringIO(run(binary, "export", "csv", "--all", "--data-dir", data), newline="")))
+    return data, progress, [row for row in exported if row["status"] == "completed"]
+
+
+def device_interval(binary, data, seconds):
+    """The device's own progress for one interval (`progress --interval`): what the collector's card must show."""
+    intervals = json.loads(run(binary, "progress", "--json", "--interval", str(seconds), "--data-dir", data))["intervals"]
+    return intervals[0] if intervals else {"completed_sessions": 0}
+
+
+def make_driver(downloads):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+                 "--force-device-scale-factor=1", "--disable-features=Translate"):
+        options.add_argument(flag)
+    options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads, "eventsEnabled": True})
+    return driver
+
+
+def set_size(driver, size):
+    width, height = SIZES[size]
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
+
+
+def screenshot(driver, path):
+    """The whole page, not only the viewport."""
+    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 6000), "scale": 1}})
+    with open(path, "wb") as file:
+        file.write(base64.b64decode(shot["data"]))
+
+
+def wait_for(driver, script, timeout=10):
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: d.execute_script(script))
+
+
+def js_errors(driver):
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def seconds_text(value):
+    """collector.js's seconds(): whole seconds from 10 s, one decimal below, minutes from 60 s."""
+    if value is None:
+        return "—"
+    magnitude = abs(value)
+    if magnitude >= 60:
+        minutes = int(magnitude // 60)
+        return ("−" if value < 0 else "") + f"{minutes}m {round(magnitude - minutes * 60)}s"
+    return (f"{round(value)}" if magnitude >= 10 else f"{value:.1f}") + " s"
+
+
+def shown_progress(driver):
+    """What the progress section shows: its heading and, per interval card, its lines."""
+    return driver.execute_script("""
+      const section = document.querySelector('#progress');
+      const heading = section.querySelector('h2');
+      return { heading: heading ? heading.textContent : null,
+               cards: Array.from(section.querySelectorAll('.grid > .card')).map(card => ({
+                 title: card.querySelector('h3').textContent,
+                 lines: Array.from(card.querySelectorAll('p')).map(p => p.textContent) })) };""")
+
+
+def expect_progress(name, driver, label, count, intervals):
+    """The page shows `count` completed sessions and one card per interval with exactly the numbers of
+    `intervals` (`progress --json` interval objects)."""
+    shown = shown_progress(driver)
+    check(f"{name}: heading names it with its completed sessions", shown["heading"] == f"{label} — {count} completed session{'' if count == 1 else 's'}", shown["heading"])
+    cards = {card["title"].split("  ")[0]: card for card in shown["cards"]}
+    check(f"{name}: one card per interval", len(shown["cards"]) == len(intervals) and set(cards) == {i["interval"] for i in intervals},
+          (list(cards), [i["interval"] for i in intervals]))
+    for interval in intervals:
+        card = cards.get(interval["interval"])
+        if card is None:
+            continue
+        lines = card["lines"]
+        score = "—" if interval["time_acuity_score"] is None else str(interval["time_acuity_score"])
+        count = interval["completed_sessions"]
+        check(f"{name} {interval['interval']}: completed sessions", f"{count} completed session{'' if count == 1 else 's'}" in lines, lines)
+        typical = (f"Typical error {seconds_text(interval['typical_error_seconds_last_7_days'])} last 7 days, "
+                   f"{seconds_text(interval['typical_error_seconds_7_days_before'])} the 7 days before")
+        check(f"{name} {interval['interval']}: typical errors", any(line.startswith(typical) for line in lines), (typical, lines))
+        check(f"{name} {interval['interval']}: Time Acuity {score}", score in lines, lines)
+        check(f"{name} {interval['interval']}: pattern", (interval["pattern"] or "") in card["title"], (interval["pattern"], card["title"]))
+
+
+def no_overflow(name, driver):
+    """Nothing wider than the viewport: the page does not scroll sideways, and no table hides columns
+    in a box that scrolls sideways (the device table's last columns were cut off at phone width)."""
+    widths = driver.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    check(f"{name}: no horizontal overflow", widths[0] <= widths[1], widths)
+    clipped = driver.execute_script("""
+      return Array.from(document.querySelectorAll('.table-wrap')).filter(w => w.scrollWidth > w.clientWidth + 1)
+        .map(w => (w.querySelector('caption') || w).textContent.trim() + ' ' + w.scrollWidth + '>' + w.clientWidth);""")
+    check(f"{name}: every table fits its card", not clipped, clipped)
+
+
+def download_csv(driver, downloads):
+    """Clicks the page's CSV link and answers the downloaded file's rows (as dicts)."""
+    for leftover in os.listdir(downloads):
+        os.remove(os.path.join(downloads, leftover))
+    link = driver.find_element(By.ID, "export-link")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    deadline = time.time() + 15
+    while time.time() < deadline:
+        done = [f for f in os.listdir(downloads) if f.endswith(".csv")]
+        if done:
+            with open(os.path.join(downloads, done[0]), newline="") as file:
+                return list(csv.DictReader(file))
+        time.sleep(0.05)
+    raise RuntimeError(f"no CSV downloaded from {link.get_attribute('href')}: {os.listdir(downloads)}")
+
+
+def test_collector(binary, artifacts):
+    work = tempfile.mkdtemp(prefix="collector-web-")
+    downloads = os.path.join(work, "downloads")
+    os.makedirs(downloads)
+    collector = Collector(binary, work)
+    driver = None
+    try:
+        devices = {}
+        for name, participant, bursts in DEVICES:
+            data, progress, rows = make_device(binary, collector, work, name, participant, bursts)
+            devices[name] = {"participant": participant, "data": data, "progress": progress, "rows": rows}
+        listed = {d["name"]: d for d in collector.api("/devices")["devices"]}
+        for name, device in devices.items():
+            check(f"{name}: the collector holds the device's completed sessions",
+                  listed.get(name, {}).get("sessions") == device["progress"]["completed_sessions"],
+                  (listed.get(name), device["progress"]["completed_sessions"]))
+
+        driver = make_driver(downloads)
+        set_size(driver, "desktop")
+        driver.get(collector.url + "/")
+        wait_for(driver, "return document.querySelectorAll('#device-picker option').length > 1")
+        picker = Select(driver.find_element(By.ID, "device-picker"))
+        options = [o.text for o in picker.options][1:]
+        check("picker lists every device by name with its participant", sorted(options) == sorted(f"{n} ({d['participant']})" for n, d in devices.items()), options)
+        rows = driver.execute_script("return Array.from(document.querySelectorAll('#device-table tbody tr')).map(r => Array.from(r.cells).map(c => c.textContent))")
+        table = {row[0]: row for row in rows}
+        for name, device in devices.items():
+            row = table.get(name, [])
+            check(f"{name}: device table row (participant, board, sessions, enrolled)",
+                  row[1:4] == [device["participant"], "desktop", str(device["progress"]["completed_sessions"])] and row[5] == "enrolled", row)
+        participants = [o.text for o in Select(driver.find_element(By.ID, "participant-picker")).options][1:]
+        check("participant picker lists each participant once", participants == ["P01", "P02"], participants)
+        screenshot(driver, os.path.join(artifacts, "collector-devices-desktop.png"))
+
+        # The CSV has the device export's rows (one per attempt or boundary, docs/STORE.md) of every
+        # completed session, each with the device's columns in front.
+        everything = download_csv(driver, downloads)
+        total = sum(d["progress"]["completed_sessions"] for d in devices.values())
+        sessions = {r["session_id"] for r in everything}
+        check("CSV of all devices: every completed session, none other", len(sessions) == total, (len(sessions), total))
+        check("CSV of all devices: as many rows as the devices' own exports of completed sessions",
+              len(everything) == sum(len(d["rows"]) for d in devices.values()), (len(everything), sum(len(d["rows"]) for d in devices.values())))
+        check("CSV has the device columns first", everything and list(everything[0])[:3] == ["device_id", "device_name", "participant"], everything[:1] and list(everything[0]))
+        for name, device in devices.items():
+            mine = [r for r in everything if r["device_name"] == name]
+            check(f"CSV of all devices: {name}'s rows, with its participant and one device id",
+                  all(r["participant"] == device["participant"] for r in mine) and len({r["device_id"] for r in mine}) == 1 and
+                  mine[0]["device_id"] == listed[name]["id"], (len(mine), {r["device_id"] for r in mine}))
+            # health_log differs by design (docs/COLLECTOR.md): the device's ledger state (written, owed,
+            # skipped) there, the decision the device synced (record, skip) here.
+            decision = {"written": "record", "owed": "record", "skipped": "skip"}
+            def columns(row):
+                return tuple(decision.get(row[key], row[key]) if key == "health_log" else row[key] for key in device["rows"][0])
+            differing = sorted(set(map(columns, device["rows"])) ^ set(map(columns, mine)))
+            check(f"CSV of all devices: {name}'s rows are the device's own export's, value for value", not differing, differing[:4])
+
+        for name, device in devices.items():
+            label = f"{name} ({device['participant']})"
+            picker.select_by_visible_text(label)
+            wait_for(driver, f"const h = document.querySelector('#progress h2'); return h && h.textContent.startsWith({json.dumps(label + ' —')})")
+            # The collector shows the intervals with the most sessions (docs/SYNC.md; it does not see the
+            # device's presets), each with the numbers the device's own store gives for that interval.
+            shown = collector.api("/progress?device=" + name)["progress"]["intervals"]
+            by_count = sorted(device["progress"]["intervals"], key=lambda i: -i["completed_sessions"])
+            check(f"{name}: the cards are its intervals with the most sessions",
+                  min(i["completed_sessions"] for i in shown) >= max([0] + [i["completed_sessions"] for i in by_count if i["interval"] not in {j["interval"] for j in shown}]),
+                  ([(i["interval"], i["completed_sessions"]) for i in shown], [(i["interval"], i["completed_sessions"]) for i in by_count]))
+            own = [device_interval(binary, device["data"], i["target_interval_seconds"]) for i in shown]
+            expect_progress(name, driver, label, device["progress"]["completed_sessions"], own)
+            legend = driver.execute_script("return Array.from(document.querySelectorAll('#progress .legend span')).map(s => s.textContent)")
+            mix = [f"{m['mode'].capitalize()}: {m['sessions']} ({round(m['share'] * 100)} %)" for m in device["progress"]["mode_mix"]]
+            check(f"{name}: the mode mix names its modes with the device's counts", legend == mix, (legend, mix))
+            link = driver.find_element(By.ID, "export-link").text
+            check(f"{name}: the CSV link names the device", link == "Download CSV: " + label, link)
+            rows = download_csv(driver, downloads)
+            check(f"{name}: its CSV link downloads its rows only", len(rows) == len(device["rows"]) and
+                  {r["device_name"] for r in rows} == {name}, (len(rows), {r["device_name"] for r in rows}))
+        no_overflow("device progress at 1280 px", driver)
+        screenshot(driver, os.path.join(artifacts, "collector-device-desktop.png"))
+
+        # A participant's progress adds up their devices' sessions; their CSV holds both devices.
+        Select(driver.find_element(By.ID, "participant-picker")).select_by_visible_text("P01")
+        wait_for(driver, "const h = document.querySelector('#progress h2'); return h && h.textContent.startsWith('participant P01 —')")
+        anna = [d for d in devices.values() if d["participant"] == "P01"]
+        expected = collector.api("/progress?participant=P01")["progress"]
+        check("participant P01: the API adds up both devices", expected["completed_sessions"] == sum(d["progress"]["completed_sessions"] for d in anna), expected["completed_sessions"])
+        expect_progress("participant P01", driver, "participant P01", expected["completed_sessions"], expected["intervals"])
+        for interval in expected["intervals"]:
+            mine = sum(device_interval(binary, d["data"], interval["target_interval_seconds"])["completed_sessions"] for d in anna)
+            check(f"participant P01 {interval['interval']}: its devices' sessions added up", interval["completed_sessions"] == mine, (interval["completed_sessions"], mine))
+        check("participant P01: the device picker is cleared", picker.first_selected_option.get_attribute("value") == "")
+        rows = download_csv(driver, downloads)
+        check("participant P01: CSV holds both devices' rows", len(rows) == sum(len(d["rows"]) for d in anna) and
+              len({r["session_id"] for r in rows}) == expected["completed_sessions"] and {r["device_name"] for r in rows} == {"anna-pi", "anna-desktop"},
+              (len(rows), {r["device_name"] for r in rows}))
+
+        for size in SIZES:
+            set_size(driver, size)
+            driver.get(collector.url + "/")
+            wait_for(driver, "return document.querySelectorAll('#device-picker option').length > 1")
+            no_overflow(f"device list at {size} width", driver)
+            screenshot(driver, os.path.join(artifacts, f"collector-devices-{size}.png"))
+            Select(driver.find_element(By.ID, "device-picker")).select_by_visible_text("ben-pi (P02)")
+            wait_for(driver, "const h = document.querySelector('#progress h2'); return h && h.textContent.startsWith('ben-pi')")
+            no_overflow(f"device progress at {size} width", driver)
+            screenshot(driver, os.path.join(artifacts, f"collector-device-{size}.png"))
+            # What a person sees on one screen: the device list's top and the progress's start.
+            driver.save_screenshot(os.path.join(artifacts, f"collector-device-{size}-top.png"))
+            driver.execute_script("document.querySelector('#progress').scrollIntoView()")
+            driver.save_screenshot(os.path.join(artifacts, f"collector-device-{size}-progress.png"))
+            driver.execute_script("document.querySelector('#progress .table-wrap').scrollIntoView()")
+            driver.save_screenshot(os.path.join(artifacts, f"collector-device-{size}-recent.png"))
+
+        # The dark theme (the shared stylesheet's colours) at desktop width, where the size loop ends.
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        driver.execute_script("window.scrollTo(0, 0)")
+        driver.save_screenshot(os.path.join(artifacts, "collector-device-desktop-dark-top.png"))
+        driver.execute_script("document.querySelector('#progress').scrollIntoView()")
+        driver.save_screenshot(os.path.join(artifacts, "collector-device-desktop-dark-progress.png"))
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+
+        # The keyboard alone: Tab reaches the device picker, an arrow key picks the first device.
+        set_size(driver, "desktop")
+        driver.get(collector.url + "/")
+        wait_for(driver, "return document.querySelectorAll('#device-picker option').length > 1")
+        body = driver.find_element(By.TAG_NAME, "body")
+        for presses in range(1, 8):
+            body.send_keys(Keys.TAB) if presses == 1 else driver.switch_to.active_element.send_keys(Keys.TAB)
+            if driver.execute_script("return document.activeElement.id") == "device-picker":
+                break
+        check("keyboard: Tab reaches the device picker", driver.execute_script("return document.activeElement.id") == "device-picker", presses)
+        focus = driver.execute_script("const s = getComputedStyle(document.activeElement); return [s.outlineStyle, s.outlineWidth, s.boxShadow]")
+        check("keyboard: the focused picker shows a focus ring", (focus[0] != "none" and focus[1] != "0px") or focus[2] != "none", focus)
+        driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+        first = Select(driver.find_element(By.ID, "device-picker")).options[1].text
+        try:
+            wait_for(driver, f"const h = document.querySelector('#progress h2'); return h && h.textContent.startsWith({json.dumps(first + ' —')})", timeout=5)
+        except TimeoutException:
+            pass
+        heading = driver.execute_script("const h = document.querySelector('#progress h2'); return h && h.textContent")
+        check("keyboard: an arrow key on the picker shows that device", bool(heading) and heading.startswith(first + " —"), (first, heading))
+
+        # A revoked device keeps its sessions, so it stays in the picker (marked) and its progress shows.
+        collector.cli("revoke", "anna-desktop")
+        driver.get(collector.url + "/")
+        wait_for(driver, "return document.querySelectorAll('#device-picker option').length > 1")
+        revoked = collector.api("/devices")["devices"]
+        revoked = next(d for d in revoked if d["name"] == "anna-desktop")
+        row = driver.execute_script("return Array.from(document.querySelectorAll('#device-table tbody tr')).map(r => Array.from(r.cells).map(c => c.textContent)).find(r => r[0] === 'anna-desktop')")
+        check("revoked: the table says when, in UTC", row[5] == "revoked " + revoked["revoked_at"].replace("T", " ")[:16] + " UTC", (row, revoked["revoked_at"]))
+        check("last seen: the collector's instant, in UTC", row[4] == revoked["last_seen_at"].replace("T", " ")[:16] + " UTC", (row, revoked["last_seen_at"]))
+        label = "anna-desktop (P01), revoked"
+        picker = Select(driver.find_element(By.ID, "device-picker"))
+        check("revoked: still in the picker, marked", label in [o.text for o in picker.options], [o.text for o in picker.options])
+        picker.select_by_visible_text(label)
+        wait_for(driver, f"const h = document.querySelector('#progress h2'); return h && h.textContent.startsWith({json.dumps(label + ' —')})")
+        count = devices["anna-desktop"]["progress"]["completed_sessions"]
+        check("revoked: its progress still shows its sessions", shown_progress(driver)["heading"] == f"{label} — {count} completed sessions", shown_progress(driver)["heading"])
+        check("no script errors", not js_errors(driver), js_errors(driver))
+    finally:
+        if driver:
+            driver.quit()
+        collector.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--artifacts", required=True)
+    parser.add_argument("--counts", help="append 'PASSED FAILED' to this file for Tests/web/run's summary")
+    args = parser.parse_args()
+    os.makedirs(args.artifacts, exist_ok=True)
+    started = time.time()
+    print("collector:")
+    try:
+        test_collector(args.binary, args.artifacts)
+    except Exception as error:  # a crashed test is a failure
+        import traceback
+        traceback.print_exc(limit=3)
+        check(error.__class__.__name__, False, str(error).splitlines()[0] if str(error) else repr(error))
+    print(f"  ({time.time() - started:.1f} s)")
+    print(f"web collector: {passed} passed, {failed} failed")
+    if args.counts:
+        with open(args.counts, "a") as file:
+            file.write(f"{passed} {failed}\n")
+    sys.exit(1 if failed else 0)
+
+
+main()
