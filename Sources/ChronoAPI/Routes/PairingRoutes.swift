@@ -53,8 +53,6 @@ enum PairingRoutes {
         }
     }
 
-    /// The browser's key: HttpOnly (scripts cannot read it), SameSite=Strict (never sent from another site).
-    static func cookie(_ secret: String) -> String {
-        Cookie(name: AccessMiddleware.cookieName, value: secret, maxAge: 400 * 86_400, path: "/", httpOnly: true, sameSite: .strict).description
-    }
+    /// The browser's key (AccessRules.keyCookie: HttpOnly, SameSite=Strict).
+    static func cookie(_ secret: String) -> String { AccessRules.keyCookie(secret) }
 }

@@ -81,12 +81,8 @@ struct OriginMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let method = request.method
-        if method != .get && method != .head && method != .options, let origin = request.headers[.origin] {
-            let host = request.head.authority ?? ""
-            let allowed = ["http://\(host)", "https://\(host)"]
-            guard allowed.contains(origin.lowercased()) || allowed.contains(origin) else {
-                throw APIError(.forbidden, "origin_refused", "A page from \(origin) may not change this device: state-changing requests must come from the companion's own pages, the command line or an app.")
-            }
+        if method != .get && method != .head && method != .options, let origin = request.headers[.origin], !AccessRules.originIsOwn(request) {
+            throw APIError(.forbidden, "origin_refused", "A page from \(origin) may not change this device: state-changing requests must come from the companion's own pages, the command line or an app.")
         }
         return try await next(request, context)
     }

@@ -20,4 +20,18 @@ public enum AccessRules {
 
     /// The name of the cookie a browser keeps its key in.
     public static let cookieName = AccessMiddleware.cookieName
+
+    /// The `Set-Cookie` value that gives a browser its key: HttpOnly (scripts cannot read it),
+    /// SameSite=Strict (never sent from another site), kept 400 days.
+    public static func keyCookie(_ secret: String) -> String {
+        Cookie(name: cookieName, value: secret, maxAge: 400 * 86_400, path: "/", httpOnly: true, sameSite: .strict).description
+    }
+
+    /// Whether a state-changing browser request comes from this server's own pages: no `Origin`
+    /// (command line, apps) or an `Origin` naming the host the request was sent to.
+    public static func originIsOwn(_ request: Request) -> Bool {
+        guard let origin = request.headers[.origin] else { return true }
+        let host = request.head.authority ?? ""
+        return ["http://\(host)", "https://\(host)"].contains(origin.lowercased()) || ["http://\(host)", "https://\(host)"].contains(origin)
+    }
 }

@@ -76,6 +76,8 @@ input[type="checkbox"] { width: 22px; height: 22px; min-height: 0; }
 .hint { color: var(--muted); font-size: .9rem; margin: 2px 0 0; }
 .status { padding: 8px 12px; border-radius: 8px; border: 1px solid var(--line); margin: 8px 0; }
 .status.error { border-color: var(--red); color: var(--red); }
+.login { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
+.login .hint { flex-basis: 100%; }
 .status.ok { border-color: var(--green); color: var(--green); }
 .badge { display: inline-block; min-width: 3.2em; text-align: center; font-size: .85em; font-weight: 700; border-radius: 6px; padding: 0 6px; border: 1px solid currentColor; }
 .badge.ok { color: var(--green); } .badge.warning { color: var(--yellow); } .badge.info { color: var(--muted); }
@@ -134,7 +136,7 @@ main > .row[role="group"] { margin-bottom: 16px; }
   .pickers > label.inline { flex: 1 1 100%; flex-direction: column; align-items: stretch; gap: 4px; }
   .pickers select { max-width: none; }
 }
-"""#####, "d1f9292c5d741083"),
+"""#####, "8f65695058408ba9"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a small single-page app over the device API (/api/v1). No build step.
 "use strict";
@@ -727,7 +729,7 @@ route();
 <meta name="color-scheme" content="light dark">
 <title>Chronoception</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/app.css?v=d1f9292c5d741083">
+<link rel="stylesheet" href="/app.css?v=8f65695058408ba9">
 <script src="/app.js?v=08bdb7640c03ddd2" defer></script>
 </head>
 <body>
@@ -746,6 +748,6 @@ route();
 </main>
 </body>
 </html>
-"""#####, "a8cf1c1795d90523"),
+"""#####, "c7611f64b7fb7f20"),
     ]
 }

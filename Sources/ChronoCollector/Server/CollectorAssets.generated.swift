@@ -69,8 +69,36 @@ function element(tag, attributes = {}, ...children) {
 async function api(path) {
   const response = await fetch("/api/v1" + path, { headers: { Accept: "application/json" }, credentials: "same-origin" });
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error((body.error && body.error.message) || ("HTTP " + response.status));
+  if (!response.ok) {
+    const error = new Error((body.error && body.error.message) || ("HTTP " + response.status));
+    error.code = body.error && body.error.code;
+    throw error;
+  }
   return body;
+}
+
+// Beyond loopback the read API needs a reader key: the person pastes one (printed once by
+// `chronoception collector keys add NAME`); the collector answers with an HttpOnly cookie, so the
+// key leaves this script as soon as it is sent.
+function showLogin(message) {
+  const input = element("input", { id: "reader-key", type: "password", autocomplete: "off", required: "", "aria-describedby": "login-help" });
+  const form = element("form", { id: "login-form", class: "login" },
+    element("label", { for: "reader-key" }, "Reader key"), input,
+    element("button", { type: "submit" }, "Open"),
+    element("p", { id: "login-help", class: "hint" }, message + " On the collector, `chronoception collector keys add NAME` prints one; paste it here. The browser keeps it as a cookie that scripts cannot read."));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const response = await fetch("/api/v1/login", { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key: input.value }) });
+    input.value = "";
+    if (response.ok) { window.location.reload(); return; }
+    const body = await response.json().catch(() => ({}));
+    showStatus((body.error && body.error.message) || ("HTTP " + response.status), "error");
+    $("#status").append(form);
+  });
+  showStatus("");
+  $("#status").append(form);
+  input.focus();
 }
 
 function showStatus(text, kind) {
@@ -165,7 +193,12 @@ async function start() {
   $("#export-link").setAttribute("href", "/api/v1/export.csv");
   try {
     renderDevices((await api("/devices")).devices);
-  } catch (error) { showStatus(error.message, "error"); return; }
+  } catch (error) {
+    if (error.code === "key_required") showLogin("From beyond the collector's own machine these pages need a reader key.");
+    else if (error.code === "key_unknown") showLogin("The key this browser kept is not (or no longer) a reader key of this collector.");
+    else showStatus(error.message, "error");
+    return;
+  }
   $("#device-picker").addEventListener("change", (event) => {
     $("#participant-picker").value = "";
     const option = event.target.selectedOptions[0];
@@ -178,6 +211,6 @@ async function start() {
 }
 
 document.addEventListener("DOMContentLoaded", start);
-"""#####, "ec107627c8666a7c"),
+"""#####, "cd924d642f15d6ec"),
     ]
 }

@@ -21,6 +21,7 @@ public enum CollectorRouter {
                 ("api", .string("/api/v1")),
             ]))
         }
+        CollectorLoginRoute.add(to: router, store: store)
         let keyed = router.group(RouterPath("/api/v1")).add(middleware: CollectorAccessMiddleware(store: store, trust: configuration.localTrust))
         CollectorReadRoutes.add(to: keyed, state)
         return router
