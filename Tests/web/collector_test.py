@@ -106,11 +106,11 @@ def device_interval(binary, data, seconds):
     return intervals[0] if intervals else {"completed_sessions": 0}
 
 
-def make_driver(downloads):
+def make_driver(downloads, extra_flags=()):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                 "--force-device-scale-factor=1", "--disable-features=Translate"):
+                 "--force-device-scale-factor=1", "--disable-features=Translate", *extra_flags):
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -373,6 +373,33 @@ def test_collector(binary, artifacts):
         count = devices["anna-desktop"]["progress"]["completed_sessions"]
         check("revoked: its progress still shows its sessions", shown_progress(driver)["heading"] == f"{label} — {count} completed sessions", shown_progress(driver)["heading"])
         check("no script errors", not js_errors(driver), js_errors(driver))
+
+        # From another machine: the browser names the collector by a host name (mapped to loopback
+        # here), so the collector treats it as remote and its pages ask for a reader key.
+        driver.quit()
+        driver = make_driver(downloads, ("--host-resolver-rules=MAP collector.test 127.0.0.1",))
+        remote = f"http://collector.test:{collector.port}/"
+        driver.get(remote)
+        wait_for(driver, "return !!document.querySelector('#login-form input[type=password]')")
+        check("remote: the page asks for a reader key, and the key field has focus",
+              driver.execute_script("return document.activeElement && document.activeElement.id") == "reader-key")
+        field = driver.find_element(By.ID, "reader-key")
+        field.send_keys("not-a-key" + Keys.ENTER)
+        wait_for(driver, "const s = document.querySelector('#status .status.error'); return s && s.textContent.includes('not (or no longer) a reader key')")
+        check("remote: a wrong key is refused, and the form stays", bool(driver.find_elements(By.ID, "login-form")))
+        key = collector.cli("keys", "add", "study laptop").split("\n")[1].strip()
+        driver.find_element(By.ID, "reader-key").send_keys(key + Keys.ENTER)
+        wait_for(driver, "return document.querySelectorAll('#device-picker option').length > 1")
+        names = [o.text for o in Select(driver.find_element(By.ID, "device-picker")).options][1:]
+        check("remote: with a reader key pasted, the picker lists the devices", len(names) == len(devices), names)
+        cookies = {c["name"]: c for c in driver.get_cookies()}
+        kept = cookies.get("chronoception_key", {})
+        check("remote: the browser keeps the key as an HttpOnly, SameSite=Strict cookie", kept.get("httpOnly") is True and kept.get("sameSite") == "Strict", kept)
+        check("remote: the address bar holds no secret", key not in driver.current_url, driver.current_url)
+        collector.cli("keys", "revoke", "study laptop")
+        driver.get(remote)
+        wait_for(driver, "return !!document.querySelector('#login-form')")
+        check("remote: a revoked key brings the key form back", "no longer" in driver.find_element(By.ID, "login-help").text)
     finally:
         if driver:
             driver.quit()
