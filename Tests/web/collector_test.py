@@ -5,13 +5,14 @@ with `collector enrol` + `sync add` + `sync now`. The device picker names the de
 progress shows the numbers of the device's own `progress --json`; a participant's adds up their
 devices; the CSV link downloads one row per completed session with the device columns; the pickers
 work from the keyboard; no horizontal overflow at phone and desktop width. Run by Tests/web/run."""
-import argparse, base64, csv, io, json, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+import argparse, csv, io, json, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.request
 
+from browser import js_errors, screenshot, wait_for
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 # name, participant, [(days ago or 0, sessions, seed)]: bursts on past days (faketime) feed the
@@ -122,23 +123,6 @@ def make_driver(downloads, extra_flags=()):
 def set_size(driver, size):
     width, height = SIZES[size]
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
-
-
-def screenshot(driver, path):
-    """The whole page, not only the viewport."""
-    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 6000), "scale": 1}})
-    with open(path, "wb") as file:
-        file.write(base64.b64decode(shot["data"]))
-
-
-def wait_for(driver, script, timeout=10):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: d.execute_script(script))
-
-
-def js_errors(driver):
-    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def seconds_text(value):

@@ -4,6 +4,7 @@ themes, onboarding once, chart gaps for missing days, the day drill-down, empty 
 (never a clock during an attempt), page weight and same-origin-only requests. Run by Tests/web/run."""
 import argparse, json, os, re, sys, time, urllib.request
 
+from browser import js_errors, screenshot, wait_for
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -65,28 +66,9 @@ def set_view(driver, size, theme):
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
 
 
-def screenshot(driver, path):
-    """The whole page, not only the viewport."""
-    import base64
-    metrics = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})
-    size = metrics["cssContentSize"]
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 6000), "scale": 1}})
-    with open(path, "wb") as file:
-        file.write(base64.b64decode(shot["data"]))
-
-
-def wait_for(driver, script, timeout=10):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: d.execute_script(script))
-
-
 def loaded(driver):
     # Pages show "Loading…" until their API answers.
     wait_for(driver, "return document.querySelector('main h1') && !Array.from(document.querySelectorAll('main p.muted')).some(p => p.textContent === 'Loading…')")
-
-
-def js_errors(driver):
-    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def onboard(driver, base):
