@@ -125,7 +125,7 @@ function startEvents() {
     if (device.session_in_progress && !finished) {
       if (!live || !live.running || (device.session_id && live.sessionID && device.session_id !== live.sessionID)) {
         const same = live && live.sessionID && live.sessionID === device.session_id;
-        live = { running: true, sessionID: device.session_id, feedback: same ? live.feedback : [], finished: null, device };
+        live = { running: true, sessionID: device.session_id, feedback: same ? live.feedback : [], message: same ? live.message : "", finished: null, device };
       }
       live.device = device;
       if (device.session_id) live.sessionID = device.session_id;
@@ -189,27 +189,32 @@ function liveCard() {
     }
     card.append(list);
   }
-  const message = el("p", { class: "hint", role: "status" });
   if (live.running) {
     const action = mode === "passive"
-      ? el("button", { type: "button", onclick: () => control("end", message) }, "End session")
-      : el("button", { type: "button", class: "danger", onclick: () => { if (confirm("Discard this session? It is saved as aborted.")) control("discard", message); } }, "Discard session");
-    card.append(el("div", { class: "row" }, action), message);
+      ? el("button", { type: "button", "data-live-action": "end", onclick: () => control("end") }, "End session")
+      : el("button", { type: "button", class: "danger", "data-live-action": "discard", onclick: () => { if (confirm("Discard this session? It is saved as aborted.")) control("discard"); } }, "Discard session");
+    card.append(el("div", { class: "row" }, action), el("p", { class: "hint", role: "status", id: "live-message" }, live.message || ""));
   }
   return card;
 }
-async function control(verb, message) {
-  message.textContent = "Sending…";
-  try { const result = await api(`/device/${verb}`, { method: "POST", body: {} }); message.textContent = result.message; }
-  catch (error) { message.textContent = error.message; }
+// The reply is kept with the live state, not in an element: the card is rebuilt on every event,
+// and the answer may arrive after several.
+async function control(verb) {
+  const say = (text) => { if (live) live.message = text; const line = document.getElementById("live-message"); if (line) line.textContent = text; };
+  say("Sending…");
+  try { const result = await api(`/device/${verb}`, { method: "POST", body: {} }); say(result.message); }
+  catch (error) { say(error.message); }
 }
 function renderLive() {
   const line = document.querySelector("[data-role=device-state]");
   if (line && latestDevice) line.textContent = stateWords(latestDevice);
   const slot = document.getElementById("live-slot");
   if (!slot) return;
+  // A person tabbing to the card's button keeps it focused while events rebuild the card.
+  const focused = document.activeElement && slot.contains(document.activeElement) ? document.activeElement.getAttribute("data-live-action") : null;
   const card = liveCard();
   slot.replaceChildren(...(card ? [card] : []));
+  if (focused) { const again = slot.querySelector(`[data-live-action="${focused}"]`); if (again) again.focus(); }
   const primary = document.getElementById("primary-action");
   if (primary) primary.hidden = !!(live && live.running);
 }

@@ -331,6 +331,12 @@ def test_live_card(base, artifacts):
             buttons = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#live-card button")]
             check(f"live passive {size}: boundaries reached and one action, end", buttons == ["End session"], buttons)
             driver.save_screenshot(os.path.join(artifacts, f"live-passive-{size}.png"))
+            # Keyboard: the button a person tabbed to stays focused while events rebuild the card.
+            driver.execute_script("document.querySelector('#live-card button').focus()")
+            emit("state", state(state="PassiveRunning", repetitions_done=3, **common))
+            wait_for(driver, "return document.getElementById('live-card').textContent.includes('Boundary 3 of 5 reached')")
+            focused = driver.execute_script("const a = document.activeElement; return a && a.closest('#live-card') ? a.textContent : null")
+            check(f"live passive {size}: focus stays on End session across an event", focused == "End session", focused)
             emit("state", state(state="Aborted"))
             emit("session_finished", {"session_id": common["session_id"], "status": "aborted"})
             wait_for(driver, "return document.querySelector('#live-card [data-role=end]')")
