@@ -100,14 +100,20 @@ function renderProgress(title, progress) {
   for (const interval of progress.intervals) {
     const strip = element("div", { class: "strip", role: "img", "aria-label": "Zones of the last attempts, oldest first: " + interval.last_zones.join(", ") });
     for (const zone of interval.last_zones) strip.append(element("span", { class: "dot " + zone, title: zone }));
-    grid.append(element("div", { class: "card" },
+    const card = element("div", { class: "card" },
       element("h3", {}, interval.interval + (interval.pattern ? "  H(I) " + interval.pattern : "")),
-      element("p", {}, plural(interval.completed_sessions, "completed session")),
-      element("p", {}, "Typical error " + seconds(interval.typical_error_seconds_last_7_days) + " last 7 days, " + seconds(interval.typical_error_seconds_7_days_before) + " the 7 days before → " + trendWords[interval.trend]),
-      element("p", { class: "big" }, interval.time_acuity_score === null ? "—" : interval.time_acuity_score),
-      element("p", { class: "hint" }, interval.last_zones.length ? "Time Acuity over the last " + plural(interval.last_zones.length, "attempt")
-        : "No timed attempts at this interval (Passive sessions count boundaries, not attempts)"),
-      strip));
+      element("p", {}, plural(interval.completed_sessions, "completed session")));
+    if (interval.last_zones.length) {
+      card.append(
+        element("p", {}, "Typical error " + seconds(interval.typical_error_seconds_last_7_days) + " last 7 days, " + seconds(interval.typical_error_seconds_7_days_before) + " the 7 days before → " + trendWords[interval.trend]),
+        element("p", { class: "big" }, interval.time_acuity_score === null ? "—" : interval.time_acuity_score),
+        element("p", { class: "hint" }, "Time Acuity over the last " + plural(interval.last_zones.length, "attempt")),
+        strip);
+    } else {
+      // Passive sessions only: there is no guess to err, so no error, score or zones to show.
+      card.append(element("p", { class: "hint" }, "No timed attempts at this interval: Passive sessions count boundaries, not attempts."));
+    }
+    grid.append(card);
   }
   section.append(grid);
   const mix = element("div", { class: "mix", role: "img", "aria-label": progress.mode_mix.map((m) => m.mode + " " + Math.round(m.share * 100) + " %").join(", ") });

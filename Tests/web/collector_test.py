@@ -163,10 +163,16 @@ def expect_progress(name, driver, label, count, intervals):
         score = "—" if interval["time_acuity_score"] is None else str(interval["time_acuity_score"])
         count = interval["completed_sessions"]
         check(f"{name} {interval['interval']}: completed sessions", f"{count} completed session{'' if count == 1 else 's'}" in lines, lines)
-        typical = (f"Typical error {seconds_text(interval['typical_error_seconds_last_7_days'])} last 7 days, "
-                   f"{seconds_text(interval['typical_error_seconds_7_days_before'])} the 7 days before")
-        check(f"{name} {interval['interval']}: typical errors", any(line.startswith(typical) for line in lines), (typical, lines))
-        check(f"{name} {interval['interval']}: Time Acuity {score}", score in lines, lines)
+        if not interval["last_zones"]:
+            # Passive only: no guesses, so the card says so instead of an error and a score.
+            check(f"{name} {interval['interval']}: no timed attempts, no error or score shown",
+                  not any(line.startswith("Typical error") for line in lines) and "—" not in lines
+                  and any(line.startswith("No timed attempts at this interval") for line in lines), lines)
+        else:
+            typical = (f"Typical error {seconds_text(interval['typical_error_seconds_last_7_days'])} last 7 days, "
+                       f"{seconds_text(interval['typical_error_seconds_7_days_before'])} the 7 days before")
+            check(f"{name} {interval['interval']}: typical errors", any(line.startswith(typical) for line in lines), (typical, lines))
+            check(f"{name} {interval['interval']}: Time Acuity {score}", score in lines, lines)
         check(f"{name} {interval['interval']}: pattern", (interval["pattern"] or "") in card["title"], (interval["pattern"], card["title"]))
 
 
