@@ -136,6 +136,8 @@ async function showProgress(kind, value, label) {
     showStatus("");
     const answer = await api("/progress?" + kind + "=" + encodeURIComponent(value));
     renderProgress(label, answer.progress);
+    // One short sentence for a screen reader, instead of reading the whole section on every choice.
+    $("#progress-announcement").textContent = "Showing " + label + ": " + plural(answer.progress.completed_sessions, "completed session") + ".";
     $("#export-link").setAttribute("href", "/api/v1/export.csv?" + kind + "=" + encodeURIComponent(value));
     $("#export-link").textContent = "Download CSV: " + label;
   } catch (error) { showStatus(error.message, "error"); }

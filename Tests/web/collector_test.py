@@ -345,6 +345,9 @@ def test_collector(binary, artifacts):
             pass
         heading = driver.execute_script("const h = document.querySelector('#progress h2'); return h && h.textContent")
         check("keyboard: an arrow key on the picker shows that device", bool(heading) and heading.startswith(first + " —"), (first, heading))
+        announced = driver.execute_script("return [document.getElementById('progress-announcement').textContent, document.getElementById('progress').getAttribute('aria-live')]")
+        check("screen reader: one sentence announces the choice, the progress section itself is not live",
+              announced[0].startswith("Showing " + first + ":") and announced[1] is None, announced)
 
         # A revoked device keeps its sessions, so it stays in the picker (marked) and its progress shows.
         collector.cli("revoke", "anna-desktop")

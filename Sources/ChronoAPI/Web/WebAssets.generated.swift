@@ -76,6 +76,7 @@ input[type="checkbox"] { width: 22px; height: 22px; min-height: 0; }
 .hint { color: var(--muted); font-size: .9rem; margin: 2px 0 0; }
 .status { padding: 8px 12px; border-radius: 8px; border: 1px solid var(--line); margin: 8px 0; }
 .status.error { border-color: var(--red); color: var(--red); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .login { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
 .login .hint { flex-basis: 100%; }
 .status.ok { border-color: var(--green); color: var(--green); }
@@ -136,7 +137,7 @@ main > .row[role="group"] { margin-bottom: 16px; }
   .pickers > label.inline { flex: 1 1 100%; flex-direction: column; align-items: stretch; gap: 4px; }
   .pickers select { max-width: none; }
 }
-"""#####, "8f65695058408ba9"),
+"""#####, "a5c79e04805777e7"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a small single-page app over the device API (/api/v1). No build step.
 "use strict";
@@ -734,7 +735,7 @@ route();
 <meta name="color-scheme" content="light dark">
 <title>Chronoception</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/app.css?v=8f65695058408ba9">
+<link rel="stylesheet" href="/app.css?v=a5c79e04805777e7">
 <script src="/app.js?v=be11f5517b992e5a" defer></script>
 </head>
 <body>
@@ -753,6 +754,6 @@ route();
 </main>
 </body>
 </html>
-"""#####, "bd269076884112c2"),
+"""#####, "1c0b2dba2e0f2fb5"),
     ]
 }

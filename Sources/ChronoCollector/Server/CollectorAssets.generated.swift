@@ -46,11 +46,12 @@ enum CollectorAssets {
       <tbody></tbody>
     </table>
   </div>
-  <section id="progress" aria-live="polite"></section>
+  <p id="progress-announcement" class="visually-hidden" role="status"></p>
+  <section id="progress"></section>
 </main>
 </body>
 </html>
-"""#####, "cc1924cb8084046b"),
+"""#####, "92e208ad2ce16215"),
         "/collector.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception collector pages: a device (or participant) picker and progress, from /api/v1 only.
 "use strict";
@@ -190,6 +191,8 @@ async function showProgress(kind, value, label) {
     showStatus("");
     const answer = await api("/progress?" + kind + "=" + encodeURIComponent(value));
     renderProgress(label, answer.progress);
+    // One short sentence for a screen reader, instead of reading the whole section on every choice.
+    $("#progress-announcement").textContent = "Showing " + label + ": " + plural(answer.progress.completed_sessions, "completed session") + ".";
     $("#export-link").setAttribute("href", "/api/v1/export.csv?" + kind + "=" + encodeURIComponent(value));
     $("#export-link").textContent = "Download CSV: " + label;
   } catch (error) { showStatus(error.message, "error"); }
@@ -217,6 +220,6 @@ async function start() {
 }
 
 document.addEventListener("DOMContentLoaded", start);
-"""#####, "f6db371e7619c220"),
+"""#####, "b8920d94b5ee5330"),
     ]
 }
