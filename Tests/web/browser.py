@@ -1,5 +1,5 @@
 """Helpers both web tests use with headless Chromium: a whole-page screenshot, waiting for a
-condition in the page, and the page's script errors."""
+condition in the page, reading texts in one step, and the page's script errors."""
 import base64
 
 from selenium.webdriver.support.ui import WebDriverWait
@@ -16,6 +16,12 @@ def screenshot(driver, path):
 
 def wait_for(driver, script, timeout=10):
     return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: d.execute_script(script))
+
+
+def texts(driver, selector):
+    """The rendered text of every element matching `selector`, read in one script: the live card is
+    rebuilt on every event, so elements found first and read afterwards may be gone by then."""
+    return driver.execute_script("return Array.from(document.querySelectorAll(arguments[0])).map(e => e.innerText)", selector)
 
 
 def js_errors(driver):

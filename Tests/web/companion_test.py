@@ -4,7 +4,7 @@ themes, onboarding once, chart gaps for missing days, the day drill-down, empty 
 (never a clock during an attempt), page weight and same-origin-only requests. Run by Tests/web/run."""
 import argparse, json, os, re, sys, time, urllib.request
 
-from browser import js_errors, screenshot, wait_for
+from browser import js_errors, screenshot, texts, wait_for
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -309,16 +309,16 @@ def test_live_card(base, artifacts):
                         else requestAnimationFrame(poll); })();""", feedback["text"], feedback)
                     latencies.append(took)
                     emit("state", state(state="FeedbackFlash", attempt=k, last_feedback=feedback["text"], **common))
-                    items = driver.find_elements(By.CSS_SELECTOR, "#live-card [data-role=feedback] li")
-                    check(f"live {mode} {size}: each attempt's feedback as it happens", len(items) == k and feedback["text"] in items[-1].text, [i.text for i in items])
-                buttons = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#live-card button")]
+                    items = texts(driver, "#live-card [data-role=feedback] li")
+                    check(f"live {mode} {size}: each attempt's feedback as it happens", len(items) == k and feedback["text"] in items[-1], items)
+                buttons = texts(driver, "#live-card button")
                 check(f"live {mode} {size}: one action, discard", buttons == ["Discard session"], buttons)
                 primary = driver.find_elements(By.CSS_SELECTOR, "#primary-action:not([hidden])")
                 check(f"live {mode} {size}: the live card replaces the primary action", not any(p.is_displayed() for p in primary))
                 emit("state", state(state="Completed", board="desktop"))
                 emit("session_finished", {"session_id": sid, "status": "completed"})
                 wait_for(driver, "return document.querySelector('#live-card [data-role=end]')")
-                check(f"live {mode} {size}: the end state", "Completed and saved." in driver.find_element(By.ID, "live-card").text)
+                check(f"live {mode} {size}: the end state", "Completed and saved." in texts(driver, "#live-card")[0])
                 if mode == "challenge":
                     driver.save_screenshot(os.path.join(artifacts, f"live-ended-{size}.png"))
             # Passive: boundaries reached may show; its action is End.
@@ -328,7 +328,7 @@ def test_live_card(base, artifacts):
                 if done:
                     emit("feedback", {"session_id": common["session_id"], "index": done, "count": 5, "text": f"boundary {done} of 5", "zone": None})
             wait_for(driver, "return document.getElementById('live-card') && document.getElementById('live-card').textContent.includes('Boundary 2 of 5 reached')")
-            buttons = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#live-card button")]
+            buttons = texts(driver, "#live-card button")
             check(f"live passive {size}: boundaries reached and one action, end", buttons == ["End session"], buttons)
             driver.save_screenshot(os.path.join(artifacts, f"live-passive-{size}.png"))
             # Keyboard: the button a person tabbed to stays focused while events rebuild the card.
@@ -340,7 +340,7 @@ def test_live_card(base, artifacts):
             emit("state", state(state="Aborted"))
             emit("session_finished", {"session_id": common["session_id"], "status": "aborted"})
             wait_for(driver, "return document.querySelector('#live-card [data-role=end]')")
-            check(f"live passive {size}: discarded end state", "Discarded" in driver.find_element(By.ID, "live-card").text)
+            check(f"live passive {size}: discarded end state", "Discarded" in texts(driver, "#live-card")[0])
             check(f"live {size}: no script errors", not js_errors(driver), js_errors(driver))
     finally:
         driver.quit()
@@ -487,7 +487,7 @@ def run_challenge_like(driver, daemon, mode, artifacts, discard_at=None):
         if k == 1 and mode == "challenge":
             driver.save_screenshot(os.path.join(artifacts, "daemon-attempt-running.png"))
         if k == discard_at:
-            buttons = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#live-card button")]
+            buttons = texts(driver, "#live-card button")
             check(f"{label}: one action, discard", buttons == ["Discard session"], buttons)
             click_live_action(driver)
             WebDriverWait(driver, 5).until(lambda d: d.switch_to.alert).accept()
@@ -496,10 +496,10 @@ def run_challenge_like(driver, daemon, mode, artifacts, discard_at=None):
         sample_attempt(driver, f"{label} attempt {k}")
         daemon.press()  # tap mark: the answer
         wait_for(driver, f"return document.querySelectorAll('#live-card [data-role=feedback] li').length === {k}")
-        items = [i.text for i in driver.find_elements(By.CSS_SELECTOR, "#live-card [data-role=feedback] li")]
+        items = texts(driver, "#live-card [data-role=feedback] li")
         check(f"{label} attempt {k}: its feedback as it happens", items[-1].startswith(f"{k} of 3: ") and re.search(r"(early|late|on time)", items[-1], re.I), items)
         if k == 1:
-            buttons = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#live-card button")]
+            buttons = texts(driver, "#live-card button")
             check(f"{label}: one action, discard", buttons == ["Discard session"], buttons)
     wait_for(driver, "return document.querySelector('#live-card [data-role=end]')", timeout=15)
 
@@ -553,17 +553,17 @@ def test_daemon_live(binary, artifacts):
                 label = f"daemon {mode}"
                 if mode == "challenge":
                     run_challenge_like(driver, daemon, mode, artifacts)
-                    text = driver.find_element(By.ID, "live-card").text
+                    text = texts(driver, "#live-card")[0]
                     check(f"{label}: the end state", "Completed and saved." in text, text)
                     driver.save_screenshot(os.path.join(artifacts, "daemon-challenge-ended.png"))
                     sid = card(driver, "card.querySelector('a[href^=\"#/session/\"]').getAttribute('href')").split("/")[-1]
                     saved = api(daemon.base, f"/sessions/{sid}")
-                    shown = [i.text.split(": ", 1)[1] for i in driver.find_elements(By.CSS_SELECTOR, "#live-card [data-role=feedback] li")]
+                    shown = [t.split(": ", 1)[1] for t in texts(driver, "#live-card [data-role=feedback] li")]
                     check(f"{label}: the feedback shown is what the device saved", saved["status"] == "completed"
                           and [a["feedback"] for a in saved["attempts"]] == shown, (shown, [a["feedback"] for a in saved["attempts"]]))
                 elif mode == "fear":
                     run_challenge_like(driver, daemon, mode, artifacts, discard_at=2)
-                    text = driver.find_element(By.ID, "live-card").text
+                    text = texts(driver, "#live-card")[0]
                     check(f"{label}: discard from the page works against the daemon", "Discarded" in text, text)
                     statuses = api(daemon.base, "/sessions?limit=1")["sessions"]
                     check(f"{label}: the device saved it as aborted", statuses and statuses[0]["status"] == "aborted" and statuses[0]["mode"] == "fear", statuses[:1])
@@ -573,12 +573,12 @@ def test_daemon_live(binary, artifacts):
                     wait_for(driver, "const c = document.getElementById('live-card'); return c && c.textContent.includes('Boundary 2 of 6 reached')", timeout=15)
                     reached = [m.group(0) for c in driver.execute_script("return window.__cards") for m in [re.search(r"Boundary \d of 6 reached", c["text"])] if m]
                     check(f"{label}: boundaries as they are reached", list(dict.fromkeys(reached))[:3] == ["Boundary 0 of 6 reached", "Boundary 1 of 6 reached", "Boundary 2 of 6 reached"], reached)
-                    buttons = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#live-card button")]
+                    buttons = texts(driver, "#live-card button")
                     check(f"{label}: one action, end", buttons == ["End session"], buttons)
                     driver.save_screenshot(os.path.join(artifacts, "daemon-passive-running.png"))
                     click_live_action(driver)
                     wait_for(driver, "return document.querySelector('#live-card [data-role=end]')")
-                    text = driver.find_element(By.ID, "live-card").text
+                    text = texts(driver, "#live-card")[0]
                     saved = api(daemon.base, "/sessions?limit=1")["sessions"][0]
                     check(f"{label}: End from the page ends it, saved as completed", "Completed and saved." in text
                           and saved["status"] == "completed" and saved["mode"] == "passive" and 2 <= saved["done_count"] < 6, (text, saved))
