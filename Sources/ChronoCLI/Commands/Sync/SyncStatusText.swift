@@ -13,13 +13,13 @@ enum SyncStatusText {
         }
         guard let enrolment = state.enrolment else {
             lines.append("not enrolled: run `chronoception sync add http://HOST:PORT --code CODE` (the code comes from `chronoception collector enrol NAME`)")
-            lines.append("pending: \(state.pending) sessions (sent after enrolment)")
+            lines.append("pending: \(sessions(state.pending)) (sent after enrolment)")
             if let failing { lines.append(failing) }
             lines.append("device: \(state.deviceID)")
             return lines
         }
         lines.append("collector: \(enrolment.collectorURL) as '\(enrolment.deviceName)'")
-        lines.append("pending: \(state.pending) sessions")
+        lines.append("pending: \(sessions(state.pending))")
         lines.append("last success: \(state.lastSuccessUnixNanoseconds.map { time($0, offsetAt) } ?? "never")")
         if let failing { lines.append(failing) }
         if let problem = state.preferenceProblem {
@@ -47,6 +47,8 @@ enum SyncStatusText {
             ("preference_problem", optionalText(state.preferenceProblem)),
         ])
     }
+
+    private static func sessions(_ count: Int) -> String { count == 1 ? "1 session" : "\(count) sessions" }
 
     private static func time(_ unixNanoseconds: Int64, _ offsetAt: (Int64) -> Int) -> String {
         WallTime(unixNanoseconds: unixNanoseconds, utcOffsetSeconds: offsetAt(unixNanoseconds)).iso8601
