@@ -144,8 +144,8 @@ tls_scenario() {
     line=$(tls_device system "$binary" sync now --data-dir "$device" 2>&1) && status=0 || status=$?
     note "system trust store: exit $status: $line"
     # The tls_failed line (docs/SYNC.md, Failures): the handshake, and the fix naming the trusted CAs.
-    tls_line() { grep -q "^error: sync: the TLS handshake with collector.test:8443 failed .*signed by a CA this device trusts" <<< "$1"; }
-    untrusted() { [ "$status" -eq 79 ] && tls_line "$line"; }
+    tls_line() { grep -q "^error: sync: the TLS handshake with collector.test:8443 failed: .*signed by a CA this device trusts" <<< "$1"; }
+    untrusted() { [ "$status" -eq 79 ] && tls_line "$line" && grep -q "failed: its certificate is not signed by a CA this device trusts" <<< "$line"; }
     check "tls: with the machine's trust store (no test CA) sync now fails with tls_failed, exit 79" untrusted
 
     line=$(tls_device "$dir/trust" "$binary" sync now --data-dir "$device" 2>&1) && status=0 || status=$?
@@ -176,7 +176,7 @@ tls_scenario() {
     line=$(tls_device "$dir/trust" "$binary" sync now --data-dir "$device" 2>&1) && status=0 || status=$?
     note "certificate for elsewhere.test: exit $status: $line"
     wrong_name() {
-        [ "$status" -eq 79 ] && tls_line "$line" \
+        [ "$status" -eq 79 ] && tls_line "$line" && grep -q "failed: its certificate names another host" <<< "$line" \
             && [ "$(collector_sql "SELECT COUNT(*) FROM session")" -eq "$before" ]
     }
     check "tls: a certificate naming another host fails with the tls_failed line, exit 79, nothing stored" wrong_name

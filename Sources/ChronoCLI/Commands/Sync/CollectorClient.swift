@@ -82,13 +82,13 @@ struct CollectorClient: CollectorTransport {
             if expired.isSet { throw Self.timedOut(where_, exchangeTimeout) }
             throw failure
         } catch let tls as NIOSSLError {
-            throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed (\(tls))")
+            throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed: \(TLSFailureWords.reason(String(describing: tls)))")
         } catch let tls as BoringSSLError {
-            throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed (\(tls))")
+            throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed: \(TLSFailureWords.reason(String(describing: tls)))")
         } catch let tls as NIOSSLExtraError {
             // A certificate from a trusted CA that names another host (failedToValidateHostname):
             // NIOSSL reports it after the handshake, as its own error type, not a BoringSSLError.
-            throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed (\(tls))")
+            throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed: \(TLSFailureWords.reason(String(describing: tls)))")
         } catch {
             if expired.isSet { throw Self.timedOut(where_, exchangeTimeout) }
             throw SyncFailure(kind: .noRoute, detail: "the exchange with the collector at \(where_) failed (\(Self.reason(error)))")
