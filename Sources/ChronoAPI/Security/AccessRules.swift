@@ -32,6 +32,7 @@ public enum AccessRules {
     public static func originIsOwn(_ request: Request) -> Bool {
         guard let origin = request.headers[.origin] else { return true }
         let host = request.head.authority ?? ""
-        return ["http://\(host)", "https://\(host)"].contains(origin.lowercased()) || ["http://\(host)", "https://\(host)"].contains(origin)
+        let own = ["http://\(host)", "https://\(host)"]
+        return own.contains(origin) || own.contains(origin.lowercased())
     }
 }

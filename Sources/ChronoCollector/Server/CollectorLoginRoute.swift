@@ -17,11 +17,10 @@ enum CollectorLoginRoute {
             }
             let data = try await CollectorHTTP.body(request, limit: 4 * 1024,
                                                     tooLarge: APIError(.contentTooLarge, "body_too_large", "A login is {\"key\": \"…\"}, well under 4 KiB."))
-            guard let body = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let key = body["key"] as? String,
-                  !key.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            guard let body = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let secret = (body["key"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !secret.isEmpty else {
                 throw APIError(.badRequest, "invalid_request", "Send {\"key\": \"KEY\"} with a reader key from `chronoception collector keys add NAME`.")
             }
-            let secret = key.trimmingCharacters(in: .whitespacesAndNewlines)
             let known: ReaderKey?
             do { known = try await store.readerKey(keySHA256: CollectorCredentials.keyDigest(secret)) } catch { throw CollectorHTTP.answer(error) }
             guard known != nil else {
