@@ -10,6 +10,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "chronoception", targets: ["chronoception"]),
+        // The sync collector, a program and a package of its own (a study's server, not a Pi): the
+        // device's `chronoception collector …` runs it.
+        .executable(name: "chronoception-collector", targets: ["chronoception-collector"]),
         .library(name: "ChronoCore", targets: ["ChronoCore"]),
         // For the libFuzzer package in Tests/fuzz, which depends on this one by path (only products
         // can be imported across packages); nothing else uses them.
@@ -104,7 +107,7 @@ let package = Package(
             name: "ChronoCLI",
             dependencies: [
                 "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI",
-                "ChronoSync", "ChronoCollector",
+                "ChronoSync",
                 // The control verbs' client speaks SwiftNIO's HTTP/1 codec over the Unix socket; the
                 // release binary carries no other HTTP client (AsyncHTTPClient is for the API tests).
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -128,8 +131,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The executable: only `Chronoception.main()`.
+        // The executable: only `Chronoception.runAndExit()`.
         .executableTarget(name: "chronoception", dependencies: ["ChronoCLI"]),
+        // The collector's command line: `chronoception-collector serve|enrol|devices|…`, on the device
+        // command line's failure and exit-status machinery. Kept out of ChronoCLI so the device binary
+        // carries neither PostgresNIO nor swift-crypto (the .deb's size, docs/PACKAGING.md).
+        .target(
+            name: "ChronoCollectorCLI",
+            dependencies: [
+                "ChronoCLI", "ChronoCollector", "ChronoCore", "ChronoStore", "ChronoSync", "ChronoAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The collector's executable: only `ChronoceptionCollector.runAndExit()`.
+        .executableTarget(name: "chronoception-collector", dependencies: ["ChronoCollectorCLI"]),
         // Mock drivers and in-memory stand-ins for tests; no production target depends on it.
         .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime", "ChronoAPI", "ChronoSync",
                                                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -161,6 +176,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCollector", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI", "ChronoSync"]),
+        .testTarget(name: "ChronoCollectorCLITests", dependencies: ["ChronoCollectorCLI", "ChronoCLI", "ChronoCollector"]),
+        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI", "ChronoSync"]),
     ]
 )

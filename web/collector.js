@@ -24,14 +24,14 @@ async function api(path) {
 }
 
 // Beyond loopback the read API needs a reader key: the person pastes one (printed once by
-// `chronoception collector keys add NAME`); the collector answers with an HttpOnly cookie, so the
+// `chronoception-collector keys add NAME`); the collector answers with an HttpOnly cookie, so the
 // key leaves this script as soon as it is sent.
 function showLogin(message) {
   const input = element("input", { id: "reader-key", type: "password", autocomplete: "off", required: "", "aria-describedby": "login-help" });
   const form = element("form", { id: "login-form", class: "login" },
     element("label", { for: "reader-key" }, "Reader key"), input,
     element("button", { type: "submit" }, "Open"),
-    element("p", { id: "login-help", class: "hint" }, message + " On the collector, `chronoception collector keys add NAME` prints one; paste it here. The browser keeps it as a cookie that scripts cannot read."));
+    element("p", { id: "login-help", class: "hint" }, message + " On the collector, `chronoception-collector keys add NAME` prints one; paste it here. The browser keeps it as a cookie that scripts cannot read."));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const response = await fetch("/api/v1/login", { method: "POST", credentials: "same-origin",
@@ -89,7 +89,7 @@ function renderDevices(devices) {
       cell("Sessions", device.sessions), cell("Last seen", whenUTC(device.last_seen_at)),
       cell("State", device.revoked_at ? "revoked " + whenUTC(device.revoked_at) : "enrolled")));
   }
-  if (devices.length === 0) showStatus("No device is enrolled yet: run `chronoception collector enrol NAME` on the collector, then `chronoception sync add URL --code CODE` on the device.");
+  if (devices.length === 0) showStatus("No device is enrolled yet: run `chronoception-collector enrol NAME` on the collector, then `chronoception sync add URL --code CODE` on the device.");
 }
 
 function renderProgress(title, progress) {

@@ -10,7 +10,10 @@ import Testing
         (["help", "export"], "USAGE: chronoception export <subcommand>"),
         (["export", "--help"], "USAGE: chronoception export <subcommand>"),
         (["sync", "add", "--help"], "USAGE: chronoception sync add [--data-dir <data-dir>] <url> --code <code>"),
-        (["collector", "--help"], "USAGE: chronoception collector <subcommand>"),
+        // The collector's own program answers, from beside this one (swift build --product chronoception-collector).
+        (["collector", "--help"], "USAGE: chronoception-collector <subcommand>"),
+        (["collector", "enrol", "--help"], "USAGE: chronoception-collector enrol <name>"),
+        (["help", "collector"], "chronoception collector ARGS` runs `chronoception-collector ARGS"),
         (["bench", "timing", "--help"], "USAGE: chronoception bench timing"),
     ])
     func helpGoesToStandardOutput(arguments: [String], usage: String) throws {

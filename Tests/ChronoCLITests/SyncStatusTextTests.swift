@@ -10,7 +10,7 @@ import Testing
     @Test func notEnrolledWithOnePendingSession() {
         let state = SyncState(deviceID: Self.device, enrolment: nil, cursor: 0, pending: 1, consecutiveFailures: 0)
         #expect(SyncStatusText.lines(state, offsetAt: { _ in 0 }) == [
-            "not enrolled: run `chronoception sync add http://HOST:PORT --code CODE` (the code comes from `chronoception collector enrol NAME`)",
+            "not enrolled: run `chronoception sync add http://HOST:PORT --code CODE` (the code comes from `chronoception-collector enrol NAME`)",
             "pending: 1 session (sent after enrolment)",
             "device: \(Self.device)",
         ])

@@ -93,7 +93,7 @@ struct CollectorStoreContractTests {
             try await store.addEnrolment(PendingEnrolment(codeSHA256: digest, name: "P002", participant: nil, createdUnixNanoseconds: F.now,
                                                           expiresUnixNanoseconds: F.now + 60_000_000_000), nowUnixNanoseconds: F.now)
             // Expired: refused, and still unused.
-            await #expect(throws: CollectorError.codeRefused("This enrolment code has expired. Ask for a new one (`chronoception collector enrol P002`).")) {
+            await #expect(throws: CollectorError.codeRefused("This enrolment code has expired. Ask for a new one (`chronoception-collector enrol P002`).")) {
                 _ = try await store.redeemEnrolment(codeSHA256: digest, request: F.request(code: code), keySHA256: "k1",
                                                     nowUnixNanoseconds: F.now + 60_000_000_000)
             }

@@ -172,7 +172,7 @@ struct SyncRouteTests {
                 #expect(try await Self.get(client, "/api/v1/devices", key: third).status == .ok)
                 // Again, or a key that never was: a clear refusal naming the keys there are.
                 let unknown = await #expect(throws: CollectorError.self) { try await store.revokeReaderKey("r2") }
-                #expect(unknown == .invalidValue("No reader key has the ID or name 'r2' (keys: r3 laptop). `chronoception collector keys list` lists them."))
+                #expect(unknown == .invalidValue("No reader key has the ID or name 'r2' (keys: r3 laptop). `chronoception-collector keys list` lists them."))
                 #expect(try await store.readerKeys().map(\.id) == ["r3"])
             }
         }

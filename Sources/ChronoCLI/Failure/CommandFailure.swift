@@ -8,12 +8,12 @@ import Foundation
 
 /// A failure with a message for the person and the kind of failure it is: printed once as
 /// `error: …` on standard error, and the process exits with `status` (docs/EXIT-CODES.md).
-struct CommandFailure: Error, CustomStringConvertible {
-    var description: String
-    var status: ExitStatus
+public struct CommandFailure: Error, CustomStringConvertible {
+    public var description: String
+    public var status: ExitStatus
 
     /// Wraps any error, keeping its words and deciding its exit status from its type.
-    init(_ error: any Error, status: ExitStatus? = nil) {
+    public init(_ error: any Error, status: ExitStatus? = nil) {
         if let failure = error as? CommandFailure {
             self = failure
             if let status { self.status = status }
@@ -23,7 +23,7 @@ struct CommandFailure: Error, CustomStringConvertible {
         self.status = status ?? ExitStatus.classifying(error)
     }
 
-    init(message: String, status: ExitStatus = .checkFailed) {
+    public init(message: String, status: ExitStatus = .checkFailed) {
         description = message
         self.status = status
     }

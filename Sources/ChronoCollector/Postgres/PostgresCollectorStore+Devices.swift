@@ -27,7 +27,7 @@ extension PostgresCollectorStore {
             // Serialises enrolments of one name (two `collector enrol` at once).
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(enrolment.name)))", logger: logger)
             if try await !Self.all(connection, "SELECT 1 FROM device WHERE name = \(enrolment.name) AND revoked_ns IS NULL", logger).isEmpty {
-                throw CollectorError.invalidValue("A device called '\(enrolment.name)' is enrolled; revoke it first (`chronoception collector revoke \(enrolment.name)`) or choose another name.")
+                throw CollectorError.invalidValue("A device called '\(enrolment.name)' is enrolled; revoke it first (`chronoception-collector revoke \(enrolment.name)`) or choose another name.")
             }
             // An older pending code for the name would enrol a second device under it: it is withdrawn.
             try await connection.query("UPDATE enrolment_code SET expires_ns = \(now) WHERE name = \(enrolment.name) AND used_ns IS NULL AND expires_ns > \(now)", logger: logger)
@@ -45,7 +45,7 @@ extension PostgresCollectorStore {
         return try await transaction { connection in
             let codes = try await Self.all(connection, "SELECT name, participant, expires_ns, used_ns FROM enrolment_code WHERE code_sha256 = \(codeSHA256) FOR UPDATE", logger)
             guard let code = codes.first else {
-                throw CollectorError.codeRefused("This enrolment code is not known to the collector. Ask for a new one (`chronoception collector enrol NAME` on the collector).")
+                throw CollectorError.codeRefused("This enrolment code is not known to the collector. Ask for a new one (`chronoception-collector enrol NAME` on the collector).")
             }
             let name = try code[0].decode(String.self), participant = try code[1].decode(String?.self)
             let expires = try code[2].decode(Int64.self), used = try code[3].decode(Int64?.self)
@@ -53,7 +53,7 @@ extension PostgresCollectorStore {
                 throw CollectorError.codeRefused("This enrolment code was already used; each code enrols one device once. Ask for a new one.")
             }
             guard expires > now else {
-                throw CollectorError.codeRefused("This enrolment code has expired. Ask for a new one (`chronoception collector enrol \(name)`).")
+                throw CollectorError.codeRefused("This enrolment code has expired. Ask for a new one (`chronoception-collector enrol \(name)`).")
             }
             if try await !Self.all(connection, "SELECT 1 FROM device WHERE name = \(name) AND revoked_ns IS NULL AND id <> \(deviceID)", logger).isEmpty {
                 throw CollectorError.codeRefused("Another device was enrolled as '\(name)' since this code was made. Ask for a new code.")

@@ -103,7 +103,7 @@ public final class PostgresCollectorStore: CollectorStore {
                 try await connection.query("INSERT INTO schema_version (version) VALUES (0)", logger: logger)
             }
             guard current <= CollectorSchema.version else {
-                throw CollectorError.schemaMismatch("The database \(url) holds collector schema version \(current); this chronoception knows up to \(CollectorSchema.version). It was left untouched; update chronoception on this server.")
+                throw CollectorError.schemaMismatch("The database \(url) holds collector schema version \(current); this chronoception-collector knows up to \(CollectorSchema.version). It was left untouched; update the chronoception-collector package on this server.")
             }
             for version in current..<CollectorSchema.version {
                 for statement in CollectorSchema.migrations[version].postgres {

@@ -15,7 +15,7 @@ extension SQLiteCollectorStore {
     public func addEnrolment(_ enrolment: PendingEnrolment, nowUnixNanoseconds now: Int64) async throws {
         try await write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM device WHERE name = ? AND revoked_ns IS NULL", arguments: [enrolment.name]) == true {
-                throw CollectorError.invalidValue("A device called '\(enrolment.name)' is enrolled; revoke it first (`chronoception collector revoke \(enrolment.name)`) or choose another name.")
+                throw CollectorError.invalidValue("A device called '\(enrolment.name)' is enrolled; revoke it first (`chronoception-collector revoke \(enrolment.name)`) or choose another name.")
             }
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM enrolment_code WHERE name = ? AND used_ns IS NULL AND expires_ns > ?",
                                  arguments: [enrolment.name, now]) == true {
@@ -36,14 +36,14 @@ extension SQLiteCollectorStore {
         return try await write { db in
             guard let code = try Row.fetchOne(db, sql: "SELECT name, participant, expires_ns, used_ns FROM enrolment_code WHERE code_sha256 = ?",
                                               arguments: [codeSHA256]) else {
-                throw CollectorError.codeRefused("This enrolment code is not known to the collector. Ask for a new one (`chronoception collector enrol NAME` on the collector).")
+                throw CollectorError.codeRefused("This enrolment code is not known to the collector. Ask for a new one (`chronoception-collector enrol NAME` on the collector).")
             }
             let name: String = code[0], participant: String? = code[1], expires: Int64 = code[2], used: Int64? = code[3]
             guard used == nil else {
                 throw CollectorError.codeRefused("This enrolment code was already used; each code enrols one device once. Ask for a new one.")
             }
             guard expires > now else {
-                throw CollectorError.codeRefused("This enrolment code has expired. Ask for a new one (`chronoception collector enrol \(name)`).")
+                throw CollectorError.codeRefused("This enrolment code has expired. Ask for a new one (`chronoception-collector enrol \(name)`).")
             }
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM device WHERE name = ? AND revoked_ns IS NULL AND id <> ?", arguments: [name, deviceID]) == true {
                 throw CollectorError.codeRefused("Another device was enrolled as '\(name)' since this code was made. Ask for a new code.")

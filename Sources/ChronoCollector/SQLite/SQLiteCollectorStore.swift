@@ -60,7 +60,7 @@ public final class SQLiteCollectorStore: CollectorStore {
                     try db.execute(sql: "INSERT INTO schema_version (version) VALUES (0)")
                 }
                 guard current <= CollectorSchema.version else {
-                    throw CollectorError.schemaMismatch("\(path) holds collector schema version \(current); this chronoception knows up to \(CollectorSchema.version). It was left untouched; update chronoception on this machine.")
+                    throw CollectorError.schemaMismatch("\(path) holds collector schema version \(current); this chronoception-collector knows up to \(CollectorSchema.version). It was left untouched; update the chronoception-collector package on this machine.")
                 }
                 for version in current..<CollectorSchema.version {
                     for statement in CollectorSchema.migrations[version].sqlite { try db.execute(sql: statement) }

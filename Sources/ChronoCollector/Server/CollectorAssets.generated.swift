@@ -25,7 +25,7 @@ enum CollectorAssets {
   </nav>
 </header>
 <main id="main" tabindex="-1">
-  <noscript><p>These pages need JavaScript. The same data is available from the command line: <code>chronoception collector devices</code> and <code>chronoception collector export csv</code>.</p></noscript>
+  <noscript><p>These pages need JavaScript. The same data is available from the command line: <code>chronoception-collector devices</code> and <code>chronoception-collector export csv</code>.</p></noscript>
   <h1>Devices</h1>
   <div class="card">
     <div class="row pickers">
@@ -51,7 +51,7 @@ enum CollectorAssets {
 </main>
 </body>
 </html>
-"""#####, "92e208ad2ce16215"),
+"""#####, "450371879feb6b41"),
         "/collector.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception collector pages: a device (or participant) picker and progress, from /api/v1 only.
 "use strict";
@@ -79,14 +79,14 @@ async function api(path) {
 }
 
 // Beyond loopback the read API needs a reader key: the person pastes one (printed once by
-// `chronoception collector keys add NAME`); the collector answers with an HttpOnly cookie, so the
+// `chronoception-collector keys add NAME`); the collector answers with an HttpOnly cookie, so the
 // key leaves this script as soon as it is sent.
 function showLogin(message) {
   const input = element("input", { id: "reader-key", type: "password", autocomplete: "off", required: "", "aria-describedby": "login-help" });
   const form = element("form", { id: "login-form", class: "login" },
     element("label", { for: "reader-key" }, "Reader key"), input,
     element("button", { type: "submit" }, "Open"),
-    element("p", { id: "login-help", class: "hint" }, message + " On the collector, `chronoception collector keys add NAME` prints one; paste it here. The browser keeps it as a cookie that scripts cannot read."));
+    element("p", { id: "login-help", class: "hint" }, message + " On the collector, `chronoception-collector keys add NAME` prints one; paste it here. The browser keeps it as a cookie that scripts cannot read."));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const response = await fetch("/api/v1/login", { method: "POST", credentials: "same-origin",
@@ -144,7 +144,7 @@ function renderDevices(devices) {
       cell("Sessions", device.sessions), cell("Last seen", whenUTC(device.last_seen_at)),
       cell("State", device.revoked_at ? "revoked " + whenUTC(device.revoked_at) : "enrolled")));
   }
-  if (devices.length === 0) showStatus("No device is enrolled yet: run `chronoception collector enrol NAME` on the collector, then `chronoception sync add URL --code CODE` on the device.");
+  if (devices.length === 0) showStatus("No device is enrolled yet: run `chronoception-collector enrol NAME` on the collector, then `chronoception sync add URL --code CODE` on the device.");
 }
 
 function renderProgress(title, progress) {
@@ -220,6 +220,6 @@ async function start() {
 }
 
 document.addEventListener("DOMContentLoaded", start);
-"""#####, "b8920d94b5ee5330"),
+"""#####, "8a32f5c7d65fef69"),
     ]
 }

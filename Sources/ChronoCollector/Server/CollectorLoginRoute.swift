@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 /// How a browser beyond loopback opens the collector's pages: the person pastes a reader key
-/// (printed once by `chronoception collector keys add NAME`) into the page, which posts it here; a
+/// (printed once by `chronoception-collector keys add NAME`) into the page, which posts it here; a
 /// known key comes back as the HttpOnly, SameSite=Strict cookie the read API accepts, so the page's
 /// scripts never hold it afterwards and no secret ever sits in a URL.
 enum CollectorLoginRoute {
@@ -19,12 +19,12 @@ enum CollectorLoginRoute {
                                                     tooLarge: APIError(.contentTooLarge, "body_too_large", "A login is {\"key\": \"…\"}, well under 4 KiB."))
             guard let body = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                   let secret = (body["key"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !secret.isEmpty else {
-                throw APIError(.badRequest, "invalid_request", "Send {\"key\": \"KEY\"} with a reader key from `chronoception collector keys add NAME`.")
+                throw APIError(.badRequest, "invalid_request", "Send {\"key\": \"KEY\"} with a reader key from `chronoception-collector keys add NAME`.")
             }
             let known: ReaderKey?
             do { known = try await store.readerKey(keySHA256: CollectorCredentials.keyDigest(secret)) } catch { throw CollectorHTTP.answer(error) }
             guard known != nil else {
-                throw APIError(.unauthorized, "key_unknown", "This is not (or no longer) a reader key of this collector; make one on the collector with `chronoception collector keys add NAME`.")
+                throw APIError(.unauthorized, "key_unknown", "This is not (or no longer) a reader key of this collector; make one on the collector with `chronoception-collector keys add NAME`.")
             }
             return Response(status: .noContent, headers: [.setCookie: AccessRules.keyCookie(secret), .cacheControl: "no-store"])
         }

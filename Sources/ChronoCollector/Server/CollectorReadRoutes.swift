@@ -72,9 +72,9 @@ enum CollectorReadRoutes {
         switch CollectorScope.unknown(query, among: try await store.devices()) {
         case nil: return query
         case .device(let name)?:
-            throw APIError(.notFound, "unknown_device", CollectorScope.Unknown.device(name).message(lister: "GET /api/v1/devices or `chronoception collector devices`"))
+            throw APIError(.notFound, "unknown_device", CollectorScope.Unknown.device(name).message(lister: "GET /api/v1/devices or `chronoception-collector devices`"))
         case .participant(let name)?:
-            throw APIError(.notFound, "unknown_participant", CollectorScope.Unknown.participant(name).message(lister: "GET /api/v1/devices or `chronoception collector devices`"))
+            throw APIError(.notFound, "unknown_participant", CollectorScope.Unknown.participant(name).message(lister: "GET /api/v1/devices or `chronoception-collector devices`"))
         }
     }
 

@@ -2,7 +2,7 @@ import ChronoAPI
 import Hummingbird
 import Logging
 
-/// `chronoception collector`: the collector's router over a `CollectorStore`, served by the same
+/// `chronoception-collector`: the collector's router over a `CollectorStore`, served by the same
 /// `HTTPListeners` as the device API.
 public final class CollectorServer: Sendable {
     let store: any CollectorStore

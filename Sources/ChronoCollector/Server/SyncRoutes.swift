@@ -54,7 +54,7 @@ enum SyncRoutes {
             throw APIError(.badRequest, "invalid_request", "board and software_version are at most 128 characters.")
         }
         guard let codeSHA256 = CollectorCredentials.codeDigest(enrolment.code) else {
-            throw CollectorError.codeRefused("'\(enrolment.code)' is not an enrolment code (12 letters and digits, e.g. 7K3Q-9XWD-M2PA). Copy it again from `chronoception collector enrol`.")
+            throw CollectorError.codeRefused("'\(enrolment.code)' is not an enrolment code (12 letters and digits, e.g. 7K3Q-9XWD-M2PA). Copy it again from `chronoception-collector enrol`.")
         }
         let key = CollectorCredentials.newDeviceKey()
         let device = try await state.store.redeemEnrolment(codeSHA256: codeSHA256, request: enrolment,

@@ -2,11 +2,11 @@
 enum CollectorMessages {
     static func unknownDevice(_ name: String, enrolled: [String]) -> String {
         let known = enrolled.isEmpty ? "no device is enrolled yet" : "enrolled: " + enrolled.joined(separator: ", ")
-        return "No enrolled device is called '\(name)' (\(known)). `chronoception collector devices` lists them."
+        return "No enrolled device is called '\(name)' (\(known)). `chronoception-collector devices` lists them."
     }
 
     static func revoked(_ name: String) -> String {
-        "This device's key was revoked on the collector (device '\(name)'). Enrol it again with a new code: `chronoception collector enrol \(name)` on the collector, then `chronoception sync add URL --code CODE` here."
+        "This device's key was revoked on the collector (device '\(name)'). Enrol it again with a new code: `chronoception-collector enrol \(name)` on the collector, then `chronoception sync add URL --code CODE` here."
     }
 
     /// Which reader key `collector keys revoke` means: the one with that ID, else the only one with
@@ -18,6 +18,6 @@ enum CollectorMessages {
             throw .invalidValue("\(byName.count) reader keys are called '\(idOrName)' (IDs \(byName.map(\.id).joined(separator: ", "))); revoke one by its ID.")
         }
         let known = all.isEmpty ? "there are no reader keys" : "keys: " + all.prefix(10).map { "\($0.id) \($0.name)" }.joined(separator: ", ")
-        throw .invalidValue("No reader key has the ID or name '\(idOrName)' (\(known)). `chronoception collector keys list` lists them.")
+        throw .invalidValue("No reader key has the ID or name '\(idOrName)' (\(known)). `chronoception-collector keys list` lists them.")
     }
 }

@@ -109,7 +109,7 @@ struct DeviceAPIClient {
 }
 
 /// Runs async work from a synchronous command (the command tree's root is synchronous).
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     let semaphore = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var result: Result<T, any Error>!
     Task {

@@ -10,14 +10,14 @@ import Foundation
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync", abstract: "Send completed sessions to a collector and receive its preferences.",
-        discussion: "Enrol once with `sync add URL --code CODE` (the code comes from `chronoception collector enrol NAME`); `chronoception run` then pushes in the background, and `sync now` pushes once.",
+        discussion: "Enrol once with `sync add URL --code CODE` (the code comes from `chronoception-collector enrol NAME`); `chronoception run` then pushes in the background, and `sync now` pushes once.",
         subcommands: [Add.self, Now.self, Status.self, Remove.self], defaultSubcommand: Status.self)
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Enrol this device with a collector (one at a time).")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The collector: http://HOST:PORT or https://HOST[:PORT].") var url: String
-        @Option(help: "The one-time code `chronoception collector enrol NAME` printed.") var code: String
+        @Option(help: "The one-time code `chronoception-collector enrol NAME` printed.") var code: String
         @Option(help: "The board named to the collector (default: this machine's, as `run` picks it).") var board: String?
 
         func run() throws {
@@ -26,7 +26,7 @@ struct SyncCommand: ParsableCommand {
                 do { collector = try CollectorURL(parsing: url) } catch { throw CommandFailure(message: String(describing: error), status: .usage) }
                 let trimmed = code.trimmingCharacters(in: .whitespaces)
                 guard !trimmed.isEmpty, trimmed.count <= 200, !trimmed.contains(where: \.isNewline) else {
-                    throw CommandFailure(message: "--code is empty or not a code; give the one-time code `chronoception collector enrol NAME` printed.", status: .usage)
+                    throw CommandFailure(message: "--code is empty or not a code; give the one-time code `chronoception-collector enrol NAME` printed.", status: .usage)
                 }
                 let store = try self.store.openWritableStore()
                 if let existing = try store.syncEnrolment() {
@@ -101,7 +101,7 @@ struct SyncCommand: ParsableCommand {
 /// The enrolment, or the one-line failure telling how to make one.
 func requireEnrolment(_ store: ChronoStore) throws -> SyncEnrolment {
     guard let enrolment = try store.syncEnrolment() else {
-        throw CommandFailure(message: "this device is not enrolled with a collector; run `chronoception sync add http://HOST:PORT --code CODE` first (the code comes from `chronoception collector enrol NAME`).", status: .usage)
+        throw CommandFailure(message: "this device is not enrolled with a collector; run `chronoception sync add http://HOST:PORT --code CODE` first (the code comes from `chronoception-collector enrol NAME`).", status: .usage)
     }
     return enrolment
 }

@@ -31,8 +31,8 @@ struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
     var fix: String {
         switch kind {
         case .noRoute: return "check the collector is running and reachable from here (sessions stay pending and are sent when it is)"
-        case .keyRefused: return "the collector no longer knows this device: ask for a new code (`chronoception collector enrol NAME`), then `chronoception sync remove` and `chronoception sync add URL --code CODE`"
-        case .codeRefused: return "ask the collector for a new code (`chronoception collector enrol NAME`) and run `sync add` again"
+        case .keyRefused: return "the collector no longer knows this device: ask for a new code (`chronoception-collector enrol NAME`), then `chronoception sync remove` and `chronoception sync add URL --code CODE`"
+        case .codeRefused: return "ask the collector for a new code (`chronoception-collector enrol NAME`) and run `sync add` again"
         case .collectorFull: return "the collector's disk or database is full or read-only: free space there; sessions stay pending here"
         case .protocolMismatch: return "the device and the collector run different Chronoception versions: upgrade the older one"
         case .refusedBatch: return "a session the collector will not take stays pending; report this with `chronoception sync status`"

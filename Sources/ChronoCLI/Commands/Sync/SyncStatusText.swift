@@ -12,7 +12,7 @@ enum SyncStatusText {
             failing = "failing\(when): \(message)"
         }
         guard let enrolment = state.enrolment else {
-            lines.append("not enrolled: run `chronoception sync add http://HOST:PORT --code CODE` (the code comes from `chronoception collector enrol NAME`)")
+            lines.append("not enrolled: run `chronoception sync add http://HOST:PORT --code CODE` (the code comes from `chronoception-collector enrol NAME`)")
             lines.append("pending: \(sessions(state.pending)) (sent after enrolment)")
             if let failing { lines.append(failing) }
             lines.append("device: \(state.deviceID)")

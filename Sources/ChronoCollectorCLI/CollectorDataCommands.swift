@@ -1,11 +1,12 @@
 import ArgumentParser
 import ChronoAPI
+import ChronoCLI
 import ChronoCollector
 import ChronoStore
 import ChronoSync
 import Foundation
 
-extension CollectorCommand {
+extension ChronoceptionCollector {
     struct Preferences: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "preferences",
@@ -21,7 +22,7 @@ extension CollectorCommand {
                 try withCollectorStore(store) { opened in
                     let (device, preferences) = try await opened.preferences(deviceNamed: name)
                     guard !preferences.isEmpty else {
-                        print("'\(device.name)' has sent no preferences and none were set here. `chronoception collector preferences set \(device.name) KEY VALUE` sets one.")
+                        print("'\(device.name)' has sent no preferences and none were set here. `chronoception-collector preferences set \(device.name) KEY VALUE` sets one.")
                         return
                     }
                     let width = preferences.map(\.key.count).max() ?? 0
@@ -68,7 +69,7 @@ extension CollectorCommand {
                 try withCollectorStore(store) { opened in
                     if query.device != nil || query.participant != nil,
                        let unknown = CollectorScope.unknown(query, among: try await opened.devices()) {
-                        throw CommandFailure(message: unknown.message(lister: "`chronoception collector devices`"), status: .usage)
+                        throw CommandFailure(message: unknown.message(lister: "`chronoception-collector devices`"), status: .usage)
                     }
                     let sessions = try await opened.sessions(query)
                     var text = ""
@@ -105,7 +106,7 @@ extension CollectorCommand {
             func run() throws {
                 try withCollectorStore(store) { opened in
                     let keys = try await opened.readerKeys()
-                    if keys.isEmpty { print("No reader keys. `chronoception collector keys add NAME` makes one.") }
+                    if keys.isEmpty { print("No reader keys. `chronoception-collector keys add NAME` makes one.") }
                     for key in keys { print("\(key.id)  \(key.name)  (made \(CollectorTimeText.utc(key.createdUnixNanoseconds)))") }
                 }
             }

@@ -1,19 +1,35 @@
 import ArgumentParser
 import ChronoAPI
+import ChronoCLI
 import ChronoCollector
 import ChronoCore
 import ChronoStore
 import ChronoSync
 import Foundation
 
-/// `chronoception collector`: serves the sync routes and the collector's pages over many devices'
-/// sessions, and manages devices, their preferences and exports (docs/SYNC.md, docs/COLLECTOR.md).
-struct CollectorCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "collector",
+/// `chronoception-collector` (also reached as `chronoception collector`): serves the sync routes and the
+/// collector's pages over many devices' sessions, and manages devices, their preferences and exports
+/// (docs/SYNC.md, docs/COLLECTOR.md). A program of its own so the device's binary stays small.
+public struct ChronoceptionCollector: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "chronoception-collector",
         abstract: "Collect many devices' sessions: serve the sync routes and pages, enrol and revoke devices, export.",
+        version: Version.line(program: "chronoception-collector"),
         subcommands: [Serve.self, Enrol.self, Devices.self, Revoke.self, Preferences.self, Export.self, Keys.self],
         defaultSubcommand: Serve.self)
+
+    public init() {}
+
+    /// Runs the collector's command line and exits with its status (docs/EXIT-CODES.md), as
+    /// `chronoception` does.
+    public static func runAndExit(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        CommandLineEntry.runAndExit(Self.self, arguments)
+    }
+
+    /// Parses and runs `arguments`; returns the exit status instead of exiting (for tests).
+    static func execute(_ arguments: [String]) -> Int32 {
+        CommandLineEntry.execute(Self.self, arguments)
+    }
 
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -103,7 +119,7 @@ struct CollectorCommand: ParsableCommand {
             try withCollectorStore(store) { opened in
                 let devices = try await opened.devices()
                 guard !devices.isEmpty else {
-                    print("No device is enrolled. `chronoception collector enrol NAME` makes a code for one.")
+                    print("No device is enrolled. `chronoception-collector enrol NAME` makes a code for one.")
                     return
                 }
                 let rows = [["Name", "Participant", "Board", "Sessions", "Last seen", "State", "Device ID"]] + devices.map { device in
@@ -129,7 +145,7 @@ struct CollectorCommand: ParsableCommand {
         func run() throws {
             try withCollectorStore(store) { opened in
                 let device = try await opened.revokeDevice(named: name, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
-                print("Revoked '\(device.name)' (\(device.id)); its \(device.sessionCount) session\(device.sessionCount == 1 ? "" : "s") stay. To take it back, `chronoception collector enrol \(device.name)` and enrol it again.")
+                print("Revoked '\(device.name)' (\(device.id)); its \(device.sessionCount) session\(device.sessionCount == 1 ? "" : "s") stay. To take it back, `chronoception-collector enrol \(device.name)` and enrol it again.")
             }
         }
     }

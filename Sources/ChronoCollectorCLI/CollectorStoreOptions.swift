@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoCLI
 import ChronoCollector
 import ChronoStore
 import Foundation

@@ -1,0 +1,3 @@
+import ChronoCollectorCLI
+
+ChronoceptionCollector.runAndExit()
