@@ -14,18 +14,20 @@ enum CollectorProgram {
     /// Where the collector may be, in order: beside this executable (an installed package's /usr/bin, a
     /// build folder's .build/debug), then each folder of `PATH`.
     static func candidates(executablePath: String?, path: String?) -> [String] {
-        var folders: [String] = []
-        if let executablePath, let slash = executablePath.lastIndex(of: "/") {
-            folders.append(String(executablePath[..<slash]))
-        }
+        var folders = [executablePath.flatMap(folder(of:))].compactMap { $0 }
         folders += (path ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         var seen = Set<String>()
         return folders.filter { seen.insert($0).inserted }.map { $0 + "/" + programName }
     }
 
+    /// The folder a program's path names (`/usr/bin` of `/usr/bin/chronoception`).
+    static func folder(of path: String) -> String? {
+        path.lastIndex(of: "/").map { String(path[..<$0]) }
+    }
+
     /// What is said when no candidate is an executable file: what is missing and the two ways to get it.
     static func notInstalled(executablePath: String?) -> CommandFailure {
-        let beside = executablePath.flatMap { path in path.lastIndex(of: "/").map { String(path[..<$0]) } } ?? "this program's folder"
+        let beside = executablePath.flatMap(folder(of:)) ?? "this program's folder"
         return CommandFailure(
             message: "`chronoception collector` runs the collector, \(programName), which is not installed here (not in \(beside) nor on PATH). "
                 + "It is a package of its own: install chronoception-collector_\(Version.packageVersion)-1_ARCH.deb (built by `sudo scripts/package-pi --package collector`) "
