@@ -38,29 +38,10 @@ struct AccessMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The Unix socket is local; loopback is local when trusted and the Host header names loopback
-    /// (a page from elsewhere that re-points its own name at 127.0.0.1 — DNS rebinding — sends its
-    /// own name as Host, and is treated as remote).
+    /// The Unix socket is local; loopback is local when trusted and the Host names loopback
+    /// (`AccessRules.isLocal`, the one rule both servers use).
     func isLocal(_ request: Request, peer: RequestPeer) -> Bool {
-        switch peer {
-        case .unixSocket: return true
-        case .remote: return false
-        case .loopback:
-            guard trust == .socketAndLoopback else { return false }
-            return Self.hostIsLoopback(request.head.authority)
-        }
-    }
-
-    static func hostIsLoopback(_ authority: String?) -> Bool {
-        guard let authority else { return false }
-        var host = Substring(authority)
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
-            host = host[host.index(after: host.startIndex)..<close]
-        } else if let colon = host.lastIndex(of: ":") {
-            host = host[..<colon]
-        }
-        let name = host.lowercased()
-        return name == "localhost" || name == "::1" || name.hasPrefix("127.") && name.split(separator: ".").count == 4
+        AccessRules.isLocal(request, peer: peer, trust: trust)
     }
 
     /// The key from `Authorization: Bearer …`, else from the browser's cookie.
