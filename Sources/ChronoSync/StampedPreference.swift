@@ -44,18 +44,29 @@ public enum PreferenceMerge {
         "fear-mode", "fear-threshold", "health-logging", "auto-start", "long-press-ms",
     ]
 
-    /// The winner for every key in either list, sorted by key.
+    /// The largest clock either end accepts: 2⁵³ − 1, exact in every JSON reader, and so far below
+    /// `Int64.max` that `nextClock` can never overflow. A clock from outside beyond it (or negative)
+    /// is refused at the boundary (the collector's ingest answers 422) and ignored by `merge`.
+    public static let maximumClock: Int64 = 9_007_199_254_740_991
+
+    /// Whether `clock` is one an end accepts.
+    public static func acceptsClock(_ clock: Int64) -> Bool { (0...maximumClock).contains(clock) }
+
+    /// The winner for every key in either list, sorted by key. Stamps with clocks out of range are
+    /// ignored, so a forged one can neither win forever nor make the next local change overflow.
     public static func merge(_ mine: [StampedPreference], _ theirs: [StampedPreference]) -> [StampedPreference] {
         var winners: [String: StampedPreference] = [:]
-        for preference in mine + theirs where syncedKeys.contains(preference.key) {
+        for preference in mine + theirs where syncedKeys.contains(preference.key) && acceptsClock(preference.clock) {
             if let current = winners[preference.key], !preference.wins(over: current) { continue }
             winners[preference.key] = preference
         }
         return winners.values.sorted { $0.key < $1.key }
     }
 
-    /// The clock for a new local change: one more than anything seen.
+    /// The clock for a new local change: one more than anything seen (held at `maximumClock`, which
+    /// 2⁵³ local changes would take to reach).
     public static func nextClock(after seen: [StampedPreference]) -> Int64 {
-        (seen.map(\.clock).max() ?? 0) + 1
+        let highest = seen.map(\.clock).filter(acceptsClock).max() ?? 0
+        return min(highest, maximumClock - 1) + 1
     }
 }

@@ -185,8 +185,10 @@ extension SyncedSession {
     /// collector computes metrics, progress and exports with the core's code. The error names the
     /// session and the field.
     public func validatedOutcome() throws(SyncValidationError) -> SessionOutcome {
-        func fail(_ problem: String) -> SyncValidationError { SyncValidationError(sessionID: id, problem: problem) }
-        guard SyncedSession.isUUID(id) else { throw fail("id is not a UUID") }
+        func fail(_ problem: String) -> SyncValidationError { SyncValidationError(sessionID: id, rule: "session_shape", problem: problem) }
+        guard CanonicalUUID(id) != nil else {
+            throw SyncValidationError(sessionID: id, rule: SessionRule.id.rawValue, problem: "id is not a UUID (8-4-4-4-12 ASCII hexadecimal digits)")
+        }
         guard status == SessionStatus.completed.rawValue else { throw fail("status is '\(status)'; only completed sessions are synced") }
         guard let mode = SessionMode(rawValue: mode) else { throw fail("mode '\(mode)' is not challenge, fear or passive") }
         let maximumMilliseconds = Int64(TrainingInterval.maximumSeconds) * 1000
@@ -219,26 +221,11 @@ extension SyncedSession {
         } catch {
             throw fail("configuration: \(error)")
         }
-        guard endedMonotonicNanoseconds >= startedMonotonicNanoseconds else { throw fail("ended_mono_ns is before started_mono_ns") }
-        guard (-18 * 3600...18 * 3600).contains(utcOffsetSeconds) else { throw fail("utc_offset_seconds \(utcOffsetSeconds) is outside ±18 h") }
-        guard attempts.count <= plannedCount, boundaries.count <= plannedCount else {
-            throw fail("more attempts or boundaries than planned_count \(plannedCount)")
-        }
-        if mode.usesAttempts {
-            guard !attempts.isEmpty, boundaries.isEmpty else { throw fail("a \(mode.rawValue) session has attempts and no boundaries") }
-        } else {
-            guard attempts.isEmpty, !boundaries.isEmpty else { throw fail("a passive session has boundaries and no attempts") }
-        }
-        for (position, attempt) in attempts.enumerated() {
-            guard position == 0 || attempt.index > attempts[position - 1].index else { throw fail("attempt indexes are not in order") }
-            guard attempt.tapMonotonicNanoseconds >= attempt.startMonotonicNanoseconds,
-                  attempt.startMonotonicNanoseconds >= startedMonotonicNanoseconds,
-                  attempt.tapMonotonicNanoseconds <= endedMonotonicNanoseconds else {
-                throw fail("attempt \(attempt.index) is outside its session or taps before it starts")
-            }
-        }
         guard healthDecision == "record" || healthDecision == "skip" else { throw fail("health_decision '\(healthDecision)' is not record or skip") }
-        return SessionOutcome(
+        guard boundaries.allSatisfy({ $0.firedMonotonicNanoseconds != nil }) || boundaries.allSatisfy({ $0.firedMonotonicNanoseconds == nil }) else {
+            throw fail("some boundaries have fired_mono_ns and others not")
+        }
+        let outcome = SessionOutcome(
             status: .completed, configuration: configuration,
             startedAt: MonotonicInstant(nanoseconds: startedMonotonicNanoseconds),
             endedAt: MonotonicInstant(nanoseconds: endedMonotonicNanoseconds),
@@ -248,19 +235,26 @@ extension SyncedSession {
             },
             boundaries: boundaries.map { PassiveBoundary(index: $0.index, due: MonotonicInstant(nanoseconds: $0.dueMonotonicNanoseconds)) },
             fearSoundEffective: fearSoundEffective, reason: nil)
+        // The core's rules, the same the device's store and `import` apply.
+        let record = SessionFinishRecord(sessionID: id, outcome: outcome, anchor: anchor, board: board,
+                                         boundariesFired: boundaries.compactMap { $0.firedMonotonicNanoseconds.map(MonotonicInstant.init) })
+        do { _ = try SessionValidation.validated(record) } catch {
+            throw SyncValidationError(sessionID: id, rule: error.rule.rawValue, problem: error.detail)
+        }
+        return outcome
     }
 
-    /// 8-4-4-4-12 hexadecimal digits, either case.
-    static func isUUID(_ text: String) -> Bool {
-        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }
-        return groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
-    }
+    /// The id in canonical form (upper case), for a session `validatedOutcome()` accepted.
+    public var canonicalID: String { CanonicalUUID(id)?.text ?? id }
 }
 
-/// A session a collector refuses, with the field that is wrong.
+/// A session a collector refuses, with the rule it breaks (`SessionRule`'s codes, or `session_shape`
+/// for a field the wire form itself cannot hold) and the field that is wrong.
 public struct SyncValidationError: Error, Hashable, Sendable, CustomStringConvertible {
     public var sessionID: String
+    public var rule: String
     public var problem: String
-    public var description: String { "session \(sessionID): \(problem)" }
+    public var description: String {
+        "session \(String(sessionID.unicodeScalars.prefix(64).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })) breaks rule \(rule): \(problem)"
+    }
 }

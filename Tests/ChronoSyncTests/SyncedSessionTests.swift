@@ -77,7 +77,7 @@ struct SyncedSessionTests {
     @Test func attemptsOutsideTheirSessionAreRefused() throws {
         var session = try #require(Self.wire(try Self.challenge()))
         session.attempts[1].tapMonotonicNanoseconds = session.endedMonotonicNanoseconds + 1
-        #expect(throws: SyncValidationError(sessionID: session.id, problem: "attempt 2 is outside its session or taps before it starts")) {
+        #expect(throws: SyncValidationError(sessionID: session.id, rule: "session_order", problem: "attempt 2's tap comes after the session ended")) {
             try session.validatedOutcome()
         }
     }

@@ -40,26 +40,13 @@ struct QueryParameters {
         return mode
     }
 
-    /// A local date `YYYY-MM-DD`, as a day number.
-    func day(_ name: String) throws(APIError) -> Int64? {
+    /// A local date `YYYY-MM-DD` inside the accepted range, bounded by `CalendarDay`, so the store's day
+    /// arithmetic cannot overflow.
+    func day(_ name: String) throws(APIError) -> CalendarDay? {
         guard let text = string(name) else { return nil }
-        guard let day = CivilDayText.dayNumber(text) else {
-            throw APIError.badRequest("\(name) must be a date as YYYY-MM-DD, e.g. 2026-11-23; got '\(text)'.")
+        guard let day = CalendarDay(parsing: text) else {
+            throw APIError.badRequest("\(name) must be a date as YYYY-MM-DD \(CalendarDay.rangeText), e.g. 2026-11-23; got '\(text.prefix(40))'.")
         }
         return day
-    }
-}
-
-/// `YYYY-MM-DD` to a day number (days since 1970-01-01) through the core's `CivilDate`, checked
-/// by converting back (so 2026-02-30 is refused, not rolled over).
-enum CivilDayText {
-    static func dayNumber(_ text: String) -> Int64? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), (1...31).contains(day), year >= 1970 else { return nil }
-        let date = CivilDate(year: year, month: month, day: day)
-        let number = date.daysSinceEpoch
-        return CivilDate(daysSinceEpoch: number) == date ? number : nil
     }
 }

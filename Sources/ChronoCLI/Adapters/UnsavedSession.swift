@@ -73,8 +73,8 @@ enum UnsavedSession {
             guard TimeLimits.isAcceptedMonotonic(nanoseconds: nanoseconds) else { throw bad("\(name) is out of range") }
             return MonotonicInstant(nanoseconds: nanoseconds)
         }
-        guard let sessionID = object["session_id"] as? String, UUID(uuidString: sessionID) != nil || sessionID.count <= 100 else { throw bad("session_id") }
-        guard let board = object["board"] as? String, board.count <= 200 else { throw bad("board") }
+        guard let sessionID = object["session_id"] as? String else { throw bad("session_id") }
+        guard let board = object["board"] as? String else { throw bad("board") }
         guard let anchorObject = object["anchor"] as? [String: Any] else { throw bad("anchor") }
         let anchor = WallClockAnchor(unixNanoseconds: try int(anchorObject["unix_ns"], "anchor.unix_ns"),
                                      monotonic: try mark(anchorObject["monotonic_ns"], "anchor.monotonic_ns"),
@@ -120,8 +120,14 @@ enum UnsavedSession {
                                      startedAt: try mark(object["started_ns"], "started_ns"), endedAt: try mark(object["ended_ns"], "ended_ns"),
                                      attempts: attempts, boundaries: boundaries,
                                      fearSoundEffective: object["fear_sound_effective"] as? Bool ?? false, reason: object["reason"] as? String)
-        return SessionFinishRecord(sessionID: sessionID, outcome: outcome, anchor: anchor, board: board, boundariesFired: fired,
-                                   soundAudibleAtStart: object["sound_audible_at_start"] as? Bool)
+        let record = SessionFinishRecord(sessionID: sessionID, outcome: outcome, anchor: anchor, board: board, boundariesFired: fired,
+                                         soundAudibleAtStart: object["sound_audible_at_start"] as? Bool)
+        // The core's rules, the same the store and a collector apply: a session that breaks one is
+        // refused whole, so nothing the device could not have recorded reaches the store or the outbox.
+        do { return try SessionValidation.validated(record) } catch {
+            throw CommandFailure(message: "\(source) holds a session Chronoception could not have recorded: \(error.description). Nothing was imported.",
+                                 status: .badInput)
+        }
     }
 }
 

@@ -33,14 +33,15 @@ public struct IngestPlan: Sendable {
         guard CollectorCredentials.isUUID(batch.deviceID) else {
             throw .invalidBatch("device_id '\(batch.deviceID)' is not a UUID.")
         }
-        guard batch.cursorThrough >= batch.cursorAfter else {
-            throw .invalidBatch("cursor_through \(batch.cursorThrough) is before cursor_after \(batch.cursorAfter).")
+        guard batch.cursorAfter >= 0, batch.cursorThrough >= batch.cursorAfter else {
+            throw .invalidBatch("cursor_through \(batch.cursorThrough) is before cursor_after \(batch.cursorAfter), or cursor_after is negative.")
         }
         var sessions: [Session] = []
         sessions.reserveCapacity(batch.sessions.count)
-        for wire in batch.sessions {
+        for var wire in batch.sessions {
             let outcome: SessionOutcome
             do { outcome = try wire.validatedOutcome() } catch { throw .invalidBatch(error.description) }
+            wire.id = wire.canonicalID
             let anchor = wire.anchor
             sessions.append(Session(
                 wire: wire, outcome: outcome,
@@ -51,7 +52,9 @@ public struct IngestPlan: Sendable {
         var preferences: [StampedPreference] = []
         for preference in batch.preferences where PreferenceMerge.syncedKeys.contains(preference.key) {
             guard let key = SettingKey(rawValue: preference.key) else { continue }
-            guard preference.clock >= 0 else { throw .invalidBatch("preference \(preference.key): clock \(preference.clock) is negative.") }
+            guard PreferenceMerge.acceptsClock(preference.clock) else {
+                throw .invalidBatch("preference \(preference.key): clock \(preference.clock) is outside 0…\(PreferenceMerge.maximumClock).")
+            }
             let value: String
             do { value = try CollectorPreferences.canonical(key, preference.value, fearModeOn: true) } catch {
                 throw .invalidBatch("preference \(preference.key): \(error.description)")

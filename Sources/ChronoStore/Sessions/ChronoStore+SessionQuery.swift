@@ -19,13 +19,13 @@ public struct SessionQuery: Hashable, Sendable {
     /// `completed`, `aborted`, `interrupted` or `running`.
     public var status: SessionStatusFilter?
     /// Local day numbers (`WallTime.localDayNumber`, in each session's own UTC offset), both inclusive.
-    public var fromDay: Int64?
-    public var toDay: Int64?
+    public var fromDay: CalendarDay?
+    public var toDay: CalendarDay?
     public var limit: Int
     public var after: Cursor?
 
     public init(mode: SessionMode? = nil, interval: TrainingInterval? = nil, status: SessionStatusFilter? = nil,
-                fromDay: Int64? = nil, toDay: Int64? = nil, limit: Int = 50, after: Cursor? = nil) {
+                fromDay: CalendarDay? = nil, toDay: CalendarDay? = nil, limit: Int = 50, after: Cursor? = nil) {
         self.mode = mode
         self.interval = interval
         self.status = status
@@ -66,12 +66,12 @@ extension ChronoStore {
         // Start times are after 1970, so SQLite's truncating division is the floor `localDayNumber` takes.
         let day = "((s.started_unix_ns / 1000000000 + s.utc_offset_seconds) / 86400)"
         if let from = query.fromDay {
-            conditions.append("s.started_unix_ns >= ?"); arguments.append((from - 1) * 86_400_000_000_000)
-            conditions.append("\(day) >= ?"); arguments.append(from)
+            conditions.append("s.started_unix_ns >= ?"); arguments.append(from.unixNanoseconds(daysFromThis: -1))
+            conditions.append("\(day) >= ?"); arguments.append(from.daysSinceEpoch)
         }
         if let to = query.toDay {
-            conditions.append("s.started_unix_ns < ?"); arguments.append((to + 2) * 86_400_000_000_000)
-            conditions.append("\(day) <= ?"); arguments.append(to)
+            conditions.append("s.started_unix_ns < ?"); arguments.append(to.unixNanoseconds(daysFromThis: 2))
+            conditions.append("\(day) <= ?"); arguments.append(to.daysSinceEpoch)
         }
         if let after = query.after {
             conditions.append("(s.started_unix_ns < ? OR (s.started_unix_ns = ? AND s.id < ?))")

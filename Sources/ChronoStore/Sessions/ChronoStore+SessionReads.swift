@@ -52,6 +52,8 @@ extension ChronoStore {
         var marks: [Int64] = [row["started_mono_ns"] as Int64, ended, row["anchor_mono_ns"] as Int64]
         for attempt in attempts { marks += [attempt.1, attempt.2] }
         for boundary in boundaries { marks += [boundary.1, boundary.2 ?? 0] }
+        let timingLate: Int64? = row["timing_late_ns"]
+        marks.append(timingLate ?? 0)
         try StoredValueCheck.marks(marks, session: row["id"])
         try StoredValueCheck.wallClock(row["anchor_unix_ns"], offset: row["utc_offset_seconds"], session: row["id"])
         let configuration = try configuration(row)
@@ -71,18 +73,32 @@ extension ChronoStore {
             attempts: sortedAttempts,
             boundaries: sortedBoundaries.map { PassiveBoundary(index: $0.0, due: MonotonicInstant(nanoseconds: $0.1)) },
             fearSoundEffective: (row["fear_sound_effective"] as Bool?) ?? false,
-            reason: row["reason"])
+            reason: row["reason"],
+            timingLateness: timingLate.map(TimeSpan.init(nanoseconds:)))
+        let sessionID: String = row["id"]
+        let anchor = WallClockAnchor(unixNanoseconds: row["anchor_unix_ns"], monotonic: MonotonicInstant(nanoseconds: row["anchor_mono_ns"]),
+                                     utcOffsetSeconds: row["utc_offset_seconds"])
+        let board: String = row["board"]
+        let fired = sortedBoundaries.map { $0.2.map(MonotonicInstant.init(nanoseconds:)) }
+        if status != "running" {
+            // The same rules the row met when it was saved: a row damaged or edited since is reported
+            // as damage, never computed with.
+            let record = SessionFinishRecord(sessionID: sessionID, outcome: outcome, anchor: anchor, board: board,
+                                             boundariesFired: Array(fired.prefix { $0 != nil }.compactMap { $0 }))
+            do { _ = try SessionValidation.validated(record) } catch {
+                throw StoredValueCheck.OutOfRange(description: error.description)
+            }
+        }
         let ledgerState: String? = row["ledger_state"]
         return StoredSession(
-            sessionID: row["id"],
+            sessionID: sessionID,
             outcome: outcome,
             isRunning: status == "running",
-            anchor: WallClockAnchor(unixNanoseconds: row["anchor_unix_ns"], monotonic: MonotonicInstant(nanoseconds: row["anchor_mono_ns"]),
-                                    utcOffsetSeconds: row["utc_offset_seconds"]),
-            board: row["board"],
+            anchor: anchor,
+            board: board,
             wallClockSynchronised: row["wall_clock_synchronised"],
             bootID: row["boot_id"],
-            boundariesFired: sortedBoundaries.map { $0.2.map(MonotonicInstant.init(nanoseconds:)) },
+            boundariesFired: fired,
             healthLedger: ledgerState.flatMap(HealthLedgerEntry.State.init(rawValue:)).map {
                 HealthLedgerEntry(state: $0, reasonCode: row["ledger_code"], reason: row["ledger_reason"])
             })

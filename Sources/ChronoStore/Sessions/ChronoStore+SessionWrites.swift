@@ -23,6 +23,7 @@ extension ChronoStore {
     @discardableResult
     public func recordSessionFinished(_ finish: SessionFinishRecord, writer: ProcessIdentity = .current,
                                       nowUnixNanoseconds: Int64) throws(StoreError) -> SessionSaveResult {
+        let finish = try Self.checked(finish)
         let decision = finish.healthDecision
         let stored: Bool = try write { db in
             try saveFinished(db, finish, writer: writer, decision: decision, now: nowUnixNanoseconds)
@@ -47,7 +48,11 @@ extension ChronoStore {
     /// left as they are. Returns how many were added.
     @discardableResult
     public func importFinishedSessions(_ finishes: [SessionFinishRecord], nowUnixNanoseconds now: Int64) throws(StoreError) -> Int {
-        try write { db in
+        var checked: [SessionFinishRecord] = []
+        checked.reserveCapacity(finishes.count)
+        for finish in finishes { checked.append(try Self.checked(finish)) }
+        let finishes = checked
+        return try write { db in
             var added = 0
             for finish in finishes {
                 let decision: HealthRecordBuilder.Decision = finish.outcome.status == .completed
@@ -56,6 +61,14 @@ extension ChronoStore {
                 if try saveFinished(db, finish, writer: .current, decision: decision, now: now) { added += 1 }
             }
             return added
+        }
+    }
+
+    /// `finish` with its id canonical, when it satisfies the core's session rules (the same `import`
+    /// and a collector apply, so the outbox only ever holds sessions a collector accepts).
+    static func checked(_ finish: SessionFinishRecord) throws(StoreError) -> SessionFinishRecord {
+        do { return try SessionValidation.validated(finish) } catch {
+            throw .invalidValue("The store refused a finished session: \(error.description).")
         }
     }
 
@@ -143,7 +156,7 @@ extension ChronoStore {
             UPDATE session SET status = ?, reason = ?, started_mono_ns = ?, ended_mono_ns = ?, started_unix_ns = ?,
                 done_count = ?, attempt_count = ?, fear_sound_effective = ?, mean_abs_error_seconds = ?,
                 mean_signed_error_seconds = ?, std_dev_error_seconds = ?, mean_abs_percent_error = ?,
-                time_acuity_score = ?, total_duration_seconds = ?, board = ?
+                time_acuity_score = ?, total_duration_seconds = ?, board = ?, timing_late_ns = ?
             WHERE id = ?
             """).execute(arguments: [
             outcome.status.rawValue, outcome.reason, outcome.startedAt.nanoseconds, outcome.endedAt.nanoseconds,
@@ -152,7 +165,8 @@ extension ChronoStore {
             outcome.mode == .fear ? outcome.fearSoundEffective : nil,
             hasMetrics ? metrics.meanAbsErrorSeconds : nil, hasMetrics ? metrics.meanSignedErrorSeconds : nil,
             hasMetrics ? metrics.stdDevErrorSeconds : nil, hasMetrics ? metrics.meanAbsPercentError : nil,
-            hasMetrics ? metrics.timeAcuityScore : nil, outcome.totalDurationSeconds, finish.board, finish.sessionID,
+            hasMetrics ? metrics.timeAcuityScore : nil, outcome.totalDurationSeconds, finish.board,
+            outcome.timingLateness?.nanoseconds, finish.sessionID,
         ])
         let attemptStatement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO attempt (session_id, attempt_index, start_mono_ns, tap_mono_ns) VALUES (?, ?, ?, ?)")
         for attempt in outcome.attempts {

@@ -15,7 +15,8 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             guard !files.isEmpty else { throw ValidationError("Give at least one file to import.") }
-            let opened = try store.openStore()
+            // Every file is read and checked before anything is stored: one bad file imports nothing.
+            var finishes: [SessionFinishRecord] = []
             for file in files {
                 let source = file == "-" ? "standard input" : TerminalSafeText.quoted(file, limit: 200)
                 let bytes = try InputFile.read(file == "-" ? nil : file, what: source, limit: 16 << 20)
@@ -24,7 +25,10 @@ struct ImportCommand: ParsableCommand {
                 }
                 // A line copied from the journal keeps its prefix; accept it as written.
                 if let range = text.range(of: "chronoception-unsaved-session: ") { text = String(text[range.upperBound...]) }
-                let finish = try UnsavedSession.parse(text, source: source)
+                finishes.append(try UnsavedSession.parse(text, source: source))
+            }
+            let opened = try store.openStore()
+            for finish in finishes {
                 // The start row was written, then recovery marked it interrupted: the kept finish replaces that.
                 try opened.reopenRecoveredSession(finish.sessionID)
                 let result = try opened.recordSessionFinished(finish, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())

@@ -1,0 +1,159 @@
+/// The rules every finished session satisfies, wherever it comes from: the store before it saves one
+/// and when it reads one back, `import` on a fallback file, a collector on a sync batch. One validator,
+/// so a session the device keeps is always one a collector accepts (an outbox never jams on a session
+/// that one end calls valid and the other damage), and forged or damaged input is refused with the
+/// rule it breaks instead of being stored or trapping on arithmetic later.
+///
+/// The rules are what the engine itself guarantees (SPEC's session rules), with every time inside
+/// `TimeLimits` so that any later sum (anchor + mark + interval) fits in `Int64`.
+public enum SessionValidation {
+    /// The longest board name accepted (the longest shipped is 20 characters).
+    public static let maximumBoardLength = 64
+    /// The longest `reason` text accepted.
+    public static let maximumReasonLength = 500
+    /// The largest UTC offset accepted (±18 h, as ISO 8601 allows).
+    public static let maximumUTCOffsetSeconds = 18 * 3600
+
+    /// `record` with its id in canonical form, or the first rule it breaks.
+    public static func validated(_ record: SessionFinishRecord) throws(SessionRuleViolation) -> SessionFinishRecord {
+        let id = record.sessionID
+        func broken(_ rule: SessionRule, _ detail: String) -> SessionRuleViolation {
+            SessionRuleViolation(sessionID: String(id.prefix(64)), rule: rule, detail: detail)
+        }
+        guard let canonical = CanonicalUUID(id) else { throw broken(.id, "the id is not a UUID (8-4-4-4-12 ASCII hexadecimal digits)") }
+        try checkBoard(record.board, broken)
+        if let reason = record.outcome.reason, reason.count > maximumReasonLength {
+            throw broken(.text, "the reason is \(reason.count) characters long; at most \(maximumReasonLength)")
+        }
+        try checkTimes(record, broken)
+        try checkAttempts(record.outcome, broken)
+        try checkBoundaries(record, broken)
+        var checked = record
+        checked.sessionID = canonical.text
+        return checked
+    }
+
+    private static func checkBoard(_ board: String, _ broken: (SessionRule, String) -> SessionRuleViolation) throws(SessionRuleViolation) {
+        guard !board.isEmpty, board.count <= maximumBoardLength else {
+            throw broken(.text, "the board name is \(board.count) characters long; it must be 1 to \(maximumBoardLength)")
+        }
+        guard !board.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            throw broken(.text, "the board name holds control characters")
+        }
+    }
+
+    private static func checkTimes(_ record: SessionFinishRecord, _ broken: (SessionRule, String) -> SessionRuleViolation) throws(SessionRuleViolation) {
+        let anchor = record.anchor, outcome = record.outcome
+        guard TimeLimits.isAcceptedWallClock(unixNanoseconds: anchor.unixNanoseconds) else {
+            throw broken(.time, "the anchor's wall clock \(anchor.unixNanoseconds) ns is outside \(TimeLimits.wallClockRangeText)")
+        }
+        guard abs(anchor.utcOffsetSeconds) <= maximumUTCOffsetSeconds else {
+            throw broken(.time, "the UTC offset \(anchor.utcOffsetSeconds) s is beyond ±18 h")
+        }
+        let marks = [("the anchor's monotonic mark", anchor.monotonic), ("the start", outcome.startedAt), ("the end", outcome.endedAt)]
+            + outcome.attempts.flatMap { [("attempt \($0.index)'s start", $0.startMark), ("attempt \($0.index)'s tap", $0.tapMark)] }
+            + outcome.boundaries.map { ("boundary \($0.index)'s due time", $0.due) }
+            + record.boundariesFired.enumerated().map { ("boundary \($0.offset + 1)'s firing", $0.element) }
+        for (name, mark) in marks where !TimeLimits.isAcceptedMonotonic(nanoseconds: mark.nanoseconds) {
+            throw broken(.time, "\(name) (\(mark.nanoseconds) ns) is outside 0 to \(TimeLimits.maximumMonotonicNanoseconds) ns")
+        }
+        guard outcome.endedAt >= outcome.startedAt else { throw broken(.order, "the session ends before it starts") }
+        for (name, mark) in [("starts", outcome.startedAt), ("ends", outcome.endedAt)]
+        where anchor.checkedUnixNanoseconds(at: mark) == nil {
+            throw broken(.time, "the session \(name) outside \(TimeLimits.wallClockRangeText) by its anchor")
+        }
+    }
+
+    private static func checkAttempts(_ outcome: SessionOutcome, _ broken: (SessionRule, String) -> SessionRuleViolation) throws(SessionRuleViolation) {
+        let configuration = outcome.configuration
+        guard configuration.mode.usesAttempts || outcome.attempts.isEmpty else {
+            throw broken(.shape, "a passive session has attempts")
+        }
+        guard outcome.attempts.count <= configuration.plannedCount else {
+            throw broken(.shape, "\(outcome.attempts.count) attempts, more than the \(configuration.plannedCount) planned")
+        }
+        if configuration.mode.usesAttempts, outcome.status == .completed, outcome.attempts.count != configuration.plannedCount {
+            throw broken(.shape, "a completed \(configuration.mode.rawValue) session has \(outcome.attempts.count) of its \(configuration.plannedCount) attempts")
+        }
+        var previousTap = outcome.startedAt
+        for (position, attempt) in outcome.attempts.enumerated() {
+            guard attempt.index == position + 1 else {
+                throw broken(.shape, "attempt \(position + 1) has index \(attempt.index); attempts are numbered 1, 2, … in order")
+            }
+            guard attempt.target == configuration.interval else { throw broken(.shape, "attempt \(attempt.index) has another target than its session") }
+            guard attempt.startMark >= previousTap else {
+                throw broken(.order, "attempt \(attempt.index) starts before the session or before the previous attempt's tap")
+            }
+            guard attempt.tapMark >= attempt.startMark else { throw broken(.order, "attempt \(attempt.index)'s tap comes before its start") }
+            guard attempt.tapMark <= outcome.endedAt else { throw broken(.order, "attempt \(attempt.index)'s tap comes after the session ended") }
+            previousTap = attempt.tapMark
+        }
+    }
+
+    private static func checkBoundaries(_ record: SessionFinishRecord, _ broken: (SessionRule, String) -> SessionRuleViolation) throws(SessionRuleViolation) {
+        let outcome = record.outcome, configuration = outcome.configuration
+        guard !configuration.mode.usesAttempts || (outcome.boundaries.isEmpty && record.boundariesFired.isEmpty) else {
+            throw broken(.shape, "a \(configuration.mode.rawValue) session has passive boundaries")
+        }
+        guard outcome.boundaries.count <= configuration.plannedCount else {
+            throw broken(.shape, "\(outcome.boundaries.count) boundaries, more than the \(configuration.plannedCount) repetitions planned")
+        }
+        guard record.boundariesFired.count <= outcome.boundaries.count else {
+            throw broken(.shape, "\(record.boundariesFired.count) boundary firings for \(outcome.boundaries.count) boundaries")
+        }
+        if !configuration.mode.usesAttempts, outcome.status == .completed, outcome.boundaries.isEmpty {
+            throw broken(.shape, "a completed passive session has no boundary")
+        }
+        for (position, boundary) in outcome.boundaries.enumerated() {
+            guard boundary.index == position + 1 else {
+                throw broken(.shape, "boundary \(position + 1) has index \(boundary.index); boundaries are numbered 1, 2, … in order")
+            }
+            // Absolute deadlines: boundary k is due k intervals after the start, never later or earlier.
+            let due = outcome.startedAt + configuration.interval.span * Int64(boundary.index)
+            guard boundary.due == due else {
+                throw broken(.order, "boundary \(boundary.index) is due at \(boundary.due.nanoseconds) ns, not \(boundary.index) intervals after the start (\(due.nanoseconds) ns)")
+            }
+            guard boundary.due <= outcome.endedAt else { throw broken(.order, "boundary \(boundary.index) is due after the session ended") }
+            if position < record.boundariesFired.count, record.boundariesFired[position] < boundary.due {
+                throw broken(.order, "boundary \(boundary.index) fired before it was due")
+            }
+        }
+    }
+}
+
+/// The kinds of rule a session can break, each with a stable code for machines (the collector's 422,
+/// `import`'s message).
+public enum SessionRule: String, Sendable, Hashable {
+    /// The id is not a canonical UUID.
+    case id = "session_id"
+    /// A time is outside `TimeLimits` (wall clock, monotonic marks, UTC offset).
+    case time = "session_time"
+    /// Times out of order: an end before a start, a tap before its attempt, a boundary before it was due.
+    case order = "session_order"
+    /// Attempts or boundaries that the session's mode and plan cannot have.
+    case shape = "session_shape"
+    /// A text field too long or holding control characters.
+    case text = "session_text"
+}
+
+/// A session refused by `SessionValidation`: which session, which rule, and in words.
+public struct SessionRuleViolation: Error, Hashable, Sendable, CustomStringConvertible {
+    public var sessionID: String
+    public var rule: SessionRule
+    public var detail: String
+
+    public init(sessionID: String, rule: SessionRule, detail: String) {
+        self.sessionID = sessionID
+        self.rule = rule
+        self.detail = detail
+    }
+
+    public var description: String { "session \(TerminalSafeID.text(sessionID)) breaks rule \(rule.rawValue): \(detail)" }
+}
+
+/// An id from outside shown in a message: printable ASCII only, at most 64 characters.
+enum TerminalSafeID {
+    static func text(_ id: String) -> String {
+        String(id.unicodeScalars.prefix(64).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+    }
+}
