@@ -576,7 +576,8 @@ enum OpenAPIDocument {
                           "mean_abs_error_seconds",
                           "mean_signed_error_seconds",
                           "fear_sound_effective",
-                          "health_log"
+                          "health_log",
+                          "timing_late_ms"
                         ],
                         "properties": {
                           "session_id": {
@@ -625,6 +626,11 @@ enum OpenAPIDocument {
                           "health_log": {
                             "type": "string",
                             "nullable": true
+                          },
+                          "timing_late_ms": {
+                            "type": "number",
+                            "nullable": true,
+                            "description": "The timing flag: the largest lateness, in milliseconds, of a time mark (a Passive boundary, an auto-started attempt's start cue) past its deadline, when beyond the 50 ms tolerance (the process was stalled or stopped); null when every mark began within it."
                           }
                         }
                       }
@@ -2407,6 +2413,7 @@ enum OpenAPIDocument {
           "mean_signed_error_seconds",
           "fear_sound_effective",
           "health_log",
+          "timing_late_ms",
           "attempts",
           "boundaries"
         ],
@@ -2461,6 +2468,11 @@ enum OpenAPIDocument {
           "health_log": {
             "type": "string",
             "nullable": true
+          },
+          "timing_late_ms": {
+            "type": "number",
+            "nullable": true,
+            "description": "The timing flag: the largest lateness, in milliseconds, of a time mark (a Passive boundary, an auto-started attempt's start cue) past its deadline, when beyond the 50 ms tolerance (the process was stalled or stopped); null when every mark began within it."
           },
           "attempts": {
             "type": "array",
@@ -2686,7 +2698,8 @@ enum OpenAPIDocument {
                 "mean_abs_error_seconds",
                 "mean_signed_error_seconds",
                 "fear_sound_effective",
-                "health_log"
+                "health_log",
+                "timing_late_ms"
               ],
               "properties": {
                 "session_id": {
@@ -2735,6 +2748,11 @@ enum OpenAPIDocument {
                 "health_log": {
                   "type": "string",
                   "nullable": true
+                },
+                "timing_late_ms": {
+                  "type": "number",
+                  "nullable": true,
+                  "description": "The timing flag: the largest lateness, in milliseconds, of a time mark (a Passive boundary, an auto-started attempt's start cue) past its deadline, when beyond the 50 ms tolerance (the process was stalled or stopped); null when every mark began within it."
                 }
               }
             }
