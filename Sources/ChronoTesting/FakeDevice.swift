@@ -3,8 +3,9 @@ import ChronoCore
 import Synchronization
 
 /// A scripted device for API tests: it keeps a status, answers actions by the same rules a device
-/// applies (one session at a time, `end` for Passive only), records what it was asked, and approves
-/// pairing only when the test presses its button within the window.
+/// applies (one session at a time, `end` for Passive only; a waiting pairing request blocks nothing
+/// and shows in the status), records what it was asked, and approves pairing only when the test
+/// approves on the device (`approveOnDevice()`, the long press) within the window.
 public final class FakeDevice: DeviceControl {
     private struct State {
         var status: DeviceStatus
@@ -12,7 +13,7 @@ public final class FakeDevice: DeviceControl {
         var subscribers: [Int: AsyncStream<DeviceEvent>.Continuation] = [:]
         var nextSubscriber = 0
         var pendingPairing: CheckedContinuation<Bool, Never>?
-        var pairingRequested: [String] = []
+        var pairingRequested: [PairingRequester] = []
         var sessionNumber = 0
     }
 
@@ -35,17 +36,20 @@ public final class FakeDevice: DeviceControl {
     public var actions: [DeviceAction] { state.withLock { $0.actions } }
 
     /// Names of the companions that asked to pair.
-    public var pairingRequests: [String] { state.withLock { $0.pairingRequested } }
+    public var pairingRequests: [String] { state.withLock { $0.pairingRequested.map(\.name) } }
+
+    /// The companions that asked to pair, with the addresses they asked from.
+    public var pairingRequesters: [PairingRequester] { state.withLock { $0.pairingRequested } }
 
     /// How many event subscribers are attached now.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// Whether a pairing request is waiting for the button.
+    /// Whether a pairing request is waiting on the device.
     public var pairingPending: Bool { state.withLock { $0.pendingPairing != nil } }
 
     public func perform(_ action: DeviceAction) async -> DeviceActionResult {
-        if case .approvePairing(let name, let window) = action {
-            return await waitForButton(name: name, window: window)
+        if case .approvePairing(let requester, let window) = action {
+            return await waitForApproval(requester, window: window)
         }
         let (result, events) = state.withLock { state -> (DeviceActionResult, [DeviceEvent]) in
             state.actions.append(action)
@@ -55,9 +59,9 @@ public final class FakeDevice: DeviceControl {
         return result
     }
 
-    /// The physical button, pressed: approves a pending pairing. Returns whether one was pending.
+    /// The person's long press in idle: approves a pending pairing. Returns whether one was pending.
     @discardableResult
-    public func pressButton() -> Bool {
+    public func approveOnDevice() -> Bool {
         let pending = state.withLock { state in
             defer { state.pendingPairing = nil }
             return state.pendingPairing
@@ -91,15 +95,18 @@ public final class FakeDevice: DeviceControl {
         return stream
     }
 
-    private func waitForButton(name: String, window: TimeSpan) async -> DeviceActionResult {
+    private func waitForApproval(_ requester: PairingRequester, window: TimeSpan) async -> DeviceActionResult {
         let busy = state.withLock { state in
-            state.actions.append(.approvePairing(companionName: name, window: window))
-            state.pairingRequested.append(name)
+            state.actions.append(.approvePairing(requester, window: window))
+            state.pairingRequested.append(requester)
             return state.pendingPairing != nil
         }
-        if busy { return .refused(.busy, reason: "Another pairing is waiting for the button.") }
+        if busy { return .refused(.busy, reason: "Another pairing is waiting on the fake device.") }
         let approved = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            state.withLock { $0.pendingPairing = continuation }
+            state.withLock { state in
+                state.pendingPairing = continuation
+                state.status.pairingRequest = requester
+            }
             // Silence: the window passes with no press.
             Task {
                 try? await Task.sleep(for: .nanoseconds(window.nanoseconds))
@@ -110,8 +117,9 @@ public final class FakeDevice: DeviceControl {
                 expired?.resume(returning: false)
             }
         }
-        return approved ? .done(message: "Paired \(name).")
-            : .refused(.pairingNotApproved, reason: "Nobody pressed the device's button within \(window.nanoseconds / 1_000_000_000) s; pairing was not approved.")
+        state.withLock { $0.status.pairingRequest = nil }
+        return approved ? .done(message: "Paired \(requester.name).")
+            : .refused(.pairingNotApproved, reason: "Nobody approved on the device within \(window.nanoseconds / 1_000_000_000) s; pairing was not approved.")
     }
 
     private static func apply(_ action: DeviceAction, to state: inout State) -> (DeviceActionResult, [DeviceEvent]) {
@@ -168,6 +176,7 @@ public final class FakeDevice: DeviceControl {
         let id = state.status.sessionID ?? ""
         var idle = DeviceStatus(state: "Idle", board: state.status.board, health: state.status.health)
         idle.version = state.status.version
+        idle.pairingRequest = state.status.pairingRequest
         state.status = idle
         return (.done(message: "Session \(end.lowercased())."), [.sessionFinished(sessionID: id, status: end.lowercased()), .state(idle)])
     }

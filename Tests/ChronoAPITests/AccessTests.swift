@@ -48,7 +48,7 @@ struct AccessTests {
         try await APIHarness.with(trust: .socketOnly) { api in
             async let reply = api.request(.POST, "/api/v1/pairing", json: #"{"name": "Anna's phone"}"#)
             while !api.fake.pairingPending { try await Task.sleep(for: .milliseconds(1)) }
-            #expect(api.fake.pressButton())
+            #expect(api.fake.approveOnDevice())
             let paired = try await reply
             #expect(paired.status == 201, "\(paired.text)")
             #expect(paired.json["kind"] as? String == "paired")
@@ -73,7 +73,7 @@ struct AccessTests {
         try await APIHarness.with(trust: .socketOnly) { api in
             async let reply = api.request(.POST, "/api/v1/pairing", json: #"{"name": "Browser", "deliver": "cookie"}"#)
             while !api.fake.pairingPending { try await Task.sleep(for: .milliseconds(1)) }
-            api.fake.pressButton()
+            api.fake.approveOnDevice()
             let paired = try await reply
             #expect(paired.status == 201)
             #expect(paired.json["key"] is NSNull)

@@ -200,42 +200,56 @@ struct DaemonRequestTests {
         #expect(try harness.ask(.startLast) == .refused(.stopping))
     }
 
-    @Test("Pairing: a tap approves, silence refuses, a long press refuses; a session running refuses")
+    @Test("Pairing: a waiting request blocks no tap, start or discard; a long press in idle approves it; silence expires it")
     func pairing() throws {
         let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
         let harness = rig.harness
         harness.start()
         try harness.waitForLine("Ready. Tap")
+        let anna = PairingRequester(name: "Anna's phone", address: "192.168.1.20")
 
         let approved = Mutex<DaemonReply?>(nil)
-        harness.handle.request(.approvePairing(within: .seconds(5))) { reply in approved.withLock { $0 = reply } }
-        try harness.waitForLine("Pairing requested")
-        #expect(try harness.ask(.approvePairing(within: .seconds(1))) == .refused(.pairingInProgress))
+        harness.handle.request(.approvePairing(anna, within: .seconds(20))) { reply in approved.withLock { $0 = reply } }
+        try harness.waitForLine(#"Pairing request from "Anna's phone" at 192.168.1.20: to approve, hold the button"#)
+        #expect(harness.waitFor { harness.events.latestState?.pairingRequest } == anna)
+        // The ordinary tap starts a session, as always; the request waits through it.
         harness.tap()
-        try harness.waitForLine("Pairing approved.")
-        #expect(harness.waitFor { approved.withLock { $0 } } == .pairingApproved)
-        // The confirm cue started.
-        #expect(harness.motor.onSpans.count >= 1)
-
-        #expect(try harness.ask(.approvePairing(within: .milliseconds(200))) == .refused(.pairingRefused("no tap within the time given")))
-
-        let held = Mutex<DaemonReply?>(nil)
-        harness.handle.request(.approvePairing(within: .seconds(5))) { reply in held.withLock { $0 = reply } }
-        try harness.waitForLines("Pairing requested", count: 3)
-        harness.tap(holdMilliseconds: 500)
-        try harness.waitForLines("Pairing refused.", count: 2)
-        #expect(harness.waitFor { held.withLock { $0 } } == .refused(.pairingRefused("the button was held")))
-
-        // Not during a session: the tap would be the session's.
-        guard case .started(let id, _) = try harness.ask(.startLast) else {
-            Issue.record("not started")
+        try harness.waitForLine("Attempt 1 of 1: press space to start.")
+        #expect(harness.events.latestState?.pairingRequest == anna)
+        guard case .discarded = try harness.ask(.discard) else {
+            Issue.record("a waiting pairing request blocked discard")
             return
         }
-        #expect(try harness.ask(.approvePairing(within: .seconds(1))) == .refused(.sessionRunning(sessionID: id)))
+        // Back in idle the request is announced again; a start request is not blocked either.
+        try harness.waitForLines(#"Pairing request from "Anna's phone""#, count: 2)
+        guard case .started = try harness.ask(.startLast) else {
+            Issue.record("a waiting pairing request blocked start")
+            return
+        }
+        #expect(approved.withLock { $0 } == nil)
+        guard case .discarded = try harness.ask(.discard) else {
+            Issue.record("not discarded")
+            return
+        }
+        try harness.waitForLines(#"Pairing request from "Anna's phone""#, count: 3)
+        harness.tap(holdMilliseconds: 500)
+        try harness.waitForLine(#"Pairing approved: "Anna's phone" at 192.168.1.20."#)
+        #expect(harness.waitFor { approved.withLock { $0 } } == .pairingApproved)
+        #expect(harness.waitFor { harness.events.latestState.flatMap { $0.pairingRequest == nil ? true : nil } } == true)
+        #expect(harness.motor.onSpans.count >= 1)
+
+        // Nobody at the device: it expires unapproved.
+        #expect(try harness.ask(.approvePairing(anna, within: .milliseconds(200)))
+                == .refused(.pairingRefused("no long press within the time given")))
+        try harness.waitForLine("expired unapproved.")
+        // With nothing waiting a long press browses presets again.
+        harness.tap(holdMilliseconds: 500)
+        try harness.waitForLine("Preset ")
         harness.loop.stopper.stop(reason: "done")
         _ = try harness.finish()
-        // No pairing tap became a session.
-        #expect(harness.recorder.started.count == 1)
+        // The two sessions (the tap's, the request's) were discarded; no press became anything else.
+        #expect(harness.recorder.started.count == 2)
+        #expect(harness.recorder.finished.map(\.outcome.status) == [.aborted, .aborted])
     }
 
     @Test("A single-session command takes no requests")

@@ -26,10 +26,12 @@ public enum DeviceAction: Hashable, Sendable {
     case endPassive
     /// Discard the session in progress (saved as aborted, as the device's own abort gesture does).
     case discard
-    /// Ask the person at the device to approve pairing `companionName` by pressing the device's button
-    /// within `window`: the device plays its confirm cue, and answers `.done` on a press, or
-    /// `.refused(.pairingNotApproved, …)` when the window passes without one.
-    case approvePairing(companionName: String, window: TimeSpan)
+    /// Ask the person at the device to approve pairing this companion (its name and the address it
+    /// asked from, both shown on the device): the device announces it with the pairing-request cue and
+    /// answers `.done` when the person approves it with a long press in idle, or
+    /// `.refused(.pairingNotApproved, …)` when `window` passes (counted from when the device shows it)
+    /// without one. The request never blocks the device: sessions start, end and are discarded as usual.
+    case approvePairing(PairingRequester, window: TimeSpan)
 }
 
 /// Which session to start.
@@ -64,9 +66,9 @@ public enum DeviceRefusal: String, Hashable, Sendable {
     case fearNotEnabled = "fear_not_enabled"
     /// The configuration asked for is not valid (the reason says why).
     case invalidConfiguration = "invalid_configuration"
-    /// The device is busy with something that cannot be interrupted (e.g. another pairing).
+    /// The device is busy with something that cannot be interrupted (e.g. too many pairing requests wait).
     case busy = "busy"
-    /// Nobody pressed the button within the pairing window.
+    /// Nobody approved the pairing on the device within its window.
     case pairingNotApproved = "pairing_not_approved"
 }
 

@@ -23,6 +23,7 @@ extension DeviceStatus {
         add("last_feedback", lastFeedback.map { .string($0) })
         add("session_id", sessionID.map { .string($0) })
         add("offered_preset", offeredPreset.map { .string($0.description) })
+        add("pairing_request", pairingRequest.map { .object([("name", .string($0.name)), ("address", .string($0.address))]) })
         add("session_in_progress", .bool(sessionInProgress))
         add("updated", updated.map { .string($0.iso8601) })
         return .object(members)

@@ -25,13 +25,16 @@ public struct DeviceStatus: Hashable, Sendable {
     public var lastFeedback: String?
     public var sessionID: String?
     public var offeredPreset: TrainingInterval?
+    /// The pairing request the device shows (the oldest waiting): the companion's name and address.
+    public var pairingRequest: PairingRequester?
     /// When the device last changed state.
     public var updated: WallTime?
 
     public init(version: Int = 1, state: String, board: String? = nil, mode: SessionMode? = nil, interval: TrainingInterval? = nil,
                 attempt: Int? = nil, attemptCount: Int? = nil, repetitionsDone: Int? = nil, repetitionCount: Int? = nil,
                 nextBoundary: WallTime? = nil, fearSound: String? = nil, health: String? = nil, lastFeedback: String? = nil,
-                sessionID: String? = nil, offeredPreset: TrainingInterval? = nil, updated: WallTime? = nil) {
+                sessionID: String? = nil, offeredPreset: TrainingInterval? = nil, pairingRequest: PairingRequester? = nil,
+                updated: WallTime? = nil) {
         self.version = version
         self.state = state
         self.board = board
@@ -47,6 +50,7 @@ public struct DeviceStatus: Hashable, Sendable {
         self.lastFeedback = lastFeedback
         self.sessionID = sessionID
         self.offeredPreset = offeredPreset
+        self.pairingRequest = pairingRequest
         self.updated = updated
     }
 

@@ -3,12 +3,13 @@ import ChronoStore
 import Foundation
 import Hummingbird
 
-/// Getting a key without having one: pairing approved on the device's button, and one-time login
-/// links printed by `chronoception companion`.
+/// Getting a key without having one: pairing approved on the device (a long press in idle, after the
+/// device announced the request with its name and address), and one-time login links printed by
+/// `chronoception companion`.
 enum PairingRoutes {
     static func addOpen(to group: RouterGroup<APIRequestContext>, _ state: APIState) {
-        // Long-poll: answers when the person presses the button (201 with the key) or the window
-        // passes (403). `"deliver": "cookie"` (browsers) puts the key only in an HttpOnly cookie.
+        // Long-poll: answers when the person approves on the device (201 with the key) or the window
+        // passes (403); the window starts when the device shows the request (others may wait before it). `"deliver": "cookie"` (browsers) puts the key only in an HttpOnly cookie.
         group.post("pairing") { request, context in
             let body = try await JSONBody.read(request, context: context)
             try body.only(["name", "deliver"])
@@ -20,17 +21,22 @@ enum PairingRoutes {
             guard deliver == "body" || deliver == "cookie" else {
                 throw APIError.badRequest("\"deliver\" is \"body\" (apps) or \"cookie\" (browsers).")
             }
-            switch state.pairingGate.admit() {
+            // Limits are per asking address: one peer's flood never locks out another, nor the owner.
+            let address = PairingAddress.of(context.peer)
+            switch state.pairingGate.admit(address: address) {
             case .tooMany(let seconds):
-                throw APIError(.tooManyRequests, "rate_limited", "Too many pairing requests; try again in \(seconds) s.",
+                throw APIError(.tooManyRequests, "rate_limited", "Too many pairing requests from \(address); try again in \(seconds) s.",
                                headers: [.retryAfter: String(seconds)])
             case .alreadyPending:
-                throw APIError(.conflict, "pairing_pending", "Another companion is waiting for the device's button; try again when it is done.")
+                throw APIError(.conflict, "pairing_pending", "A pairing request from \(address) is already waiting for the device; try again when it is answered or expires.")
+            case .tooManyWaiting(let count):
+                throw APIError(.conflict, "pairing_pending", "\(count) pairing requests already wait for the device; try again when they are answered or expire.")
             case .admitted:
                 break
             }
-            defer { state.pairingGate.finish() }
-            switch await state.device.perform(.approvePairing(companionName: name, window: state.configuration.pairingWindow)) {
+            defer { state.pairingGate.finish(address: address) }
+            let requester = PairingRequester(name: name, address: address)
+            switch await state.device.perform(.approvePairing(requester, window: state.configuration.pairingWindow)) {
             case .refused(let refusal, let reason):
                 throw APIError.refused(refusal, reason)
             case .done:

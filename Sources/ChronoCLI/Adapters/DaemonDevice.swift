@@ -75,6 +75,7 @@ final class DaemonDevice: DeviceControl {
                      repetitionsDone: state.repetitionsDone, repetitionCount: state.repetitionCount,
                      nextBoundary: state.nextBoundary, fearSound: state.fearSound, health: state.health,
                      lastFeedback: state.lastFeedback, sessionID: state.sessionID, offeredPreset: state.offeredPreset,
+                     pairingRequest: state.pairingRequest,
                      updated: publishedAt.map { MonotonicClock.wallClockAnchor().wallTime(at: $0) })
     }
 
@@ -85,7 +86,7 @@ final class DaemonDevice: DeviceControl {
         case .start(.explicit(let mode, let interval, let count)): return .start(mode: mode, interval: interval, count: count)
         case .endPassive: return .endPassive
         case .discard: return .discard
-        case .approvePairing(_, let window): return .approvePairing(within: window)
+        case .approvePairing(let requester, let window): return .approvePairing(requester, within: window)
         }
     }
 
@@ -98,7 +99,7 @@ final class DaemonDevice: DeviceControl {
         case .discarded(let id):
             return .done(message: "Discarded the session \(id); it is not logged.")
         case .pairingApproved:
-            return .done(message: "Approved on the device's button.")
+            return .done(message: "Approved on the device (a long press).")
         case .refused(let refusal):
             return .refused(refusalKind(refusal), reason: refusal.description)
         }
@@ -111,7 +112,7 @@ final class DaemonDevice: DeviceControl {
         case .notPassive: return .notPassive
         case .fearNotOptedIn: return .fearNotEnabled
         case .invalidConfiguration: return .invalidConfiguration
-        case .pairingInProgress, .stopping: return .busy
+        case .pairingQueueFull, .stopping: return .busy
         case .pairingRefused: return .pairingNotApproved
         case .notADaemon: return .noDevice
         }

@@ -4,6 +4,9 @@
 /// - Idle, long press: browse presets in frecency order, each announced by its own H(I);
 ///   another long press moves to the next preset (wrapping); a tap picks it and starts the last
 ///   configuration with that interval. Browsing without a press for `browseTimeout` returns to idle.
+/// - Idle, long press, while a pairing request is announced: approve it (instead of browsing). Only a
+///   press that began at or after the announcement counts, so a press already under way when a request
+///   arrives cannot approve it; a tap still starts a session, and browsing is never interrupted.
 public struct IdleMenu: Hashable, Sendable {
     /// Where the menu is.
     public enum State: Hashable, Sendable {
@@ -19,6 +22,8 @@ public struct IdleMenu: Hashable, Sendable {
         case backToIdle(at: MonotonicInstant)
         /// Start a session with this configuration now.
         case startSession(SessionConfiguration, at: MonotonicInstant)
+        /// The person approved the announced pairing request (a long press while idle).
+        case approvePairing(at: MonotonicInstant)
     }
 
     public static let browseTimeout = TimeSpan.seconds(10)
@@ -27,6 +32,8 @@ public struct IdleMenu: Hashable, Sendable {
     public private(set) var lastConfiguration: SessionConfiguration
     public let presets: [TrainingInterval]
     public let patterns: IntervalPatternBook
+    /// When the pairing request waiting now was announced; nil when none waits.
+    public private(set) var pairingAnnouncedAt: MonotonicInstant?
     private var gestures: GestureRecognizer
 
     /// - Parameters:
@@ -38,6 +45,17 @@ public struct IdleMenu: Hashable, Sendable {
         self.presets = presets.isEmpty ? [.builtInPreset] : presets
         self.patterns = patterns
         gestures = GestureRecognizer(settings: lastConfiguration.gestures)
+    }
+
+    /// A pairing request was announced at `instant` (its cue played): from now on a long press that
+    /// begins in idle at or after `instant` approves it.
+    public mutating func pairingAnnounced(at instant: MonotonicInstant) {
+        pairingAnnouncedAt = instant
+    }
+
+    /// No pairing request waits any more (approved, expired or withdrawn): long presses browse again.
+    public mutating func pairingWithdrawn() {
+        pairingAnnouncedAt = nil
     }
 
     /// Whether the button is held down now (a gesture is under way).
@@ -68,7 +86,11 @@ public struct IdleMenu: Hashable, Sendable {
         switch (state, gesture) {
         case (.idle, .tap(_, let releasedAt)):
             return [.startSession(lastConfiguration, at: releasedAt)]
-        case (.idle, .longPress(_, let at)):
+        case (.idle, .longPress(let pressedAt, let at)):
+            if let announced = pairingAnnouncedAt, pressedAt >= announced {
+                pairingAnnouncedAt = nil
+                return [.approvePairing(at: at)]
+            }
             return offer(0, at: at)
         case (.browsing(let index, _), .longPress(_, let at)):
             return offer((index + 1) % presets.count, at: at)

@@ -16,6 +16,9 @@ public enum HapticCue: Hashable, Sendable {
     case discarded
     /// Something is wrong (a device fault the user must know about).
     case error
+    /// A companion asks to pair: a long press while idle approves it. Unlike every other cue it
+    /// begins and ends with a buzz, so it cannot be felt as the start of something the person did.
+    case pairingRequest
 
     public var pattern: HapticPattern {
         switch self {
@@ -32,6 +35,7 @@ public enum HapticCue: Hashable, Sendable {
         case .abortConfirm: return HapticPattern([.tick, .buzz, .tick])
         case .discarded: return HapticPattern([.buzz, .buzz, .buzz])
         case .error: return HapticPattern([.tick, .tick, .tick, .tick, .tick])
+        case .pairingRequest: return HapticPattern([.buzz, .tick, .tick, .buzz])
         }
     }
 
@@ -45,12 +49,13 @@ public enum HapticCue: Hashable, Sendable {
         case .abortConfirm: return "abort-confirm"
         case .discarded: return "discarded"
         case .error: return "error"
+        case .pairingRequest: return "pairing-request"
         }
     }
 
     /// Every cue, for uniqueness checks and documentation.
     public static var all: [HapticCue] {
-        var cues: [HapticCue] = [.ready, .start, .sessionDone, .abortConfirm, .discarded, .error]
+        var cues: [HapticCue] = [.ready, .start, .sessionDone, .abortConfirm, .discarded, .error, .pairingRequest]
         for zone in ErrorZone.allCases {
             for direction in [ErrorDirection.early, .late] { cues.append(.feedback(zone, direction)) }
         }

@@ -14,9 +14,11 @@ public enum DaemonRequest: Hashable, Sendable {
     case endPassive
     /// Discard the session in progress (aborted: never logged), as two long presses do.
     case discard
-    /// Pairing approval: while idle, the device plays its confirm cue and waits up to `within` for a
-    /// tap on the physical button. A tap approves; silence or a long press refuses.
-    case approvePairing(within: TimeSpan)
+    /// Pairing approval: the request waits on the device (several queue, the oldest shown) and is
+    /// announced by the pairing-request cue; a long press begun in idle after the cue approves it,
+    /// and it expires unapproved `within` after it was shown. It never blocks a session: a tap still
+    /// starts one, and while a session runs the request waits (it is never approved then).
+    case approvePairing(PairingRequester, within: TimeSpan)
 }
 
 /// The loop's answer to a `DaemonRequest`.
@@ -27,7 +29,7 @@ public enum DaemonReply: Hashable, Sendable {
     case ended(sessionID: String, status: SessionStatus)
     /// The session was discarded.
     case discarded(sessionID: String)
-    /// The person tapped the button: pairing approved.
+    /// The person long-pressed the button in idle: pairing approved.
     case pairingApproved
     /// The request does not apply now, and why.
     case refused(DaemonRefusal)
@@ -45,9 +47,9 @@ public enum DaemonRefusal: Hashable, Sendable, CustomStringConvertible {
     case fearNotOptedIn
     /// The configuration is invalid (the core's message).
     case invalidConfiguration(String)
-    /// Another pairing approval is waiting for the button.
-    case pairingInProgress
-    /// The person long-pressed, or did not tap in time.
+    /// Too many pairing requests wait already (`PairingQueue.capacity`).
+    case pairingQueueFull
+    /// Nobody approved the request in time (or the device stopped).
     case pairingRefused(String)
     /// The device is stopping.
     case stopping
@@ -61,7 +63,7 @@ public enum DaemonRefusal: Hashable, Sendable, CustomStringConvertible {
         case .notPassive(let mode): return "Only a Passive session can be ended; this \(mode.rawValue) session can be discarded instead."
         case .fearNotOptedIn: return "Fear Mode is not opted into: turn it on with `chronoception settings set fear-mode on`."
         case .invalidConfiguration(let message): return message
-        case .pairingInProgress: return "Another pairing approval is waiting for the button."
+        case .pairingQueueFull: return "\(PairingQueue.capacity) pairing requests already wait for the device's button; try again when they are answered or expire."
         case .pairingRefused(let why): return "Pairing refused: \(why)."
         case .stopping: return "The device is stopping."
         case .notADaemon: return "This program runs one session and takes no requests; use `chronoception run`."

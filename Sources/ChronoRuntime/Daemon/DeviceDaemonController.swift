@@ -5,7 +5,13 @@ import Foundation
 /// starts the last session configuration, a long press offers the presets in frecency order, each
 /// announced by its own H(I), and a tap picks one — and sessions follow one another until the daemon
 /// is stopped. Control requests (`DaemonRequest`) from other threads start, end or discard sessions and
-/// ask the person to approve a pairing with a tap.
+/// ask the person to approve a pairing.
+///
+/// Pairing requests wait in a `PairingQueue` and never block anything: the oldest is announced by the
+/// pairing-request cue and named (companion and address) on the console, in the state file and to the
+/// API; a long press begun in idle after the cue approves it (the idle menu decides); a tap still
+/// starts a session; during a session requests only wait (and may expire), and the one shown is
+/// announced again when the device is back in idle.
 ///
 /// Runs on the loop thread and never touches a disk: what the idle menu needs comes from the
 /// `SnapshotKeeper`'s latest snapshot, prepared off the loop. After each session starts and finishes,
@@ -18,13 +24,6 @@ public final class DeviceDaemonController: LoopController {
     /// Decides, just before a session starts, whether Fear's sound is audible (Fear sessions only).
     public typealias SoundCheck = () -> SoundStatus
 
-    /// A pairing approval waiting for the button.
-    private struct PairingWait {
-        var until: MonotonicInstant
-        var gestures: GestureRecognizer
-        var reply: @Sendable (DaemonReply) -> Void
-    }
-
     private let keeper: SnapshotKeeper
     private let board: String
     private let pressHint: String
@@ -33,7 +32,10 @@ public final class DeviceDaemonController: LoopController {
     private var menu: IdleMenu?
     private var runner: SessionRunner?
     private var lastRun: (sessionID: String, configuration: SessionConfiguration)?
-    private var pairing: PairingWait?
+    private var pairings = PairingQueue()
+    private var pairingReplies: [Int: @Sendable (DaemonReply) -> Void] = [:]
+    /// The shown request whose cue has played, and when (nil: none shown, or not announced in idle yet).
+    private var announcedPairing: (id: Int, at: MonotonicInstant)?
     /// A new snapshot arrived while the menu was in use; rebuild it when it is idle again.
     private var menuOutdated = false
     private var stopped = false
@@ -55,23 +57,22 @@ public final class DeviceDaemonController: LoopController {
 
     public var nextDeadline: MonotonicInstant? {
         guard !stopped else { return nil }
-        if let runner { return runner.nextDeadline }
-        if let pairing { return [pairing.until, pairing.gestures.nextDeadline].compactMap { $0 }.min() }
-        return menu?.nextDeadline
+        let own = runner != nil ? runner?.nextDeadline : menu?.nextDeadline
+        return [own, pairings.nextDeadline].compactMap { $0 }.min()
     }
 
     public func handle(_ event: SessionEvent) -> [LoopAction] {
         guard !stopped else { return [] }
+        // A request whose window has passed is answered first, at its own instant's event.
+        var actions = expirePairings(at: event.instant)
         if let runner {
-            var actions = runner.handle(event)
+            actions += runner.handle(event)
             if runner.isOver { actions += enterIdle(at: event.instant, announce: false) }
-            return actions
+            return stamped(actions)
         }
-        if pairing != nil { return handlePairing(event) }
-        guard var menu else { return [] }
+        guard var menu else { return stamped(actions) }
         let effects = menu.handle(event)
         self.menu = menu
-        var actions: [LoopAction] = []
         for effect in effects {
             switch effect {
             case .motor(let pattern, let label, let at):
@@ -86,10 +87,12 @@ public final class DeviceDaemonController: LoopController {
                 // The menu may predate the latest snapshot (a press was under way when it came): the
                 // session still gets the current settings.
                 actions += startSession(snapshot.refreshed(configuration), at: at)
+            case .approvePairing(let at):
+                actions += approveShownPairing(at: at)
             }
         }
         if runner == nil, menuOutdated { actions += rebuildMenuIfFree(at: event.instant) }
-        return actions
+        return stamped(actions)
     }
 
     public func predictedVibrations() -> [PlannedVibration] {
@@ -104,14 +107,14 @@ public final class DeviceDaemonController: LoopController {
         guard !stopped else { return [] }
         stopped = true
         var actions = runner?.interrupt(at: now, reason: reason) ?? []
-        if let pairing {
-            self.pairing = nil
-            actions.append(.offLoop { pairing.reply(.refused(.stopping)) })
+        for entry in pairings.removeAll() {
+            if let reply = pairingReplies.removeValue(forKey: entry.id) { actions.append(.offLoop { reply(.refused(.stopping)) }) }
         }
+        announcedPairing = nil
         var state = idleState(offering: nil)
         state.state = .stopped
         actions.append(.state(state))
-        return actions
+        return stamped(actions)
     }
 
     public var isFinished: Bool { stopped }
@@ -121,27 +124,27 @@ public final class DeviceDaemonController: LoopController {
         case .snapshotChanged:
             snapshot = keeper.latest
             menuOutdated = true
-            return runner == nil ? rebuildMenuIfFree(at: now) : []
+            return stamped(runner == nil ? rebuildMenuIfFree(at: now) : [])
         case .hangup:
             let keeper = keeper
             return [.offLoop { keeper.reload() }]
         case .request(let request, let reply):
             let (actions, answer) = decide(request, reply: reply, at: now)
-            guard let answer else { return actions }
-            return actions + [.offLoop { reply(answer) }]
+            guard let answer else { return stamped(actions) }
+            return stamped(actions + [.offLoop { reply(answer) }])
         }
     }
 
     // MARK: Requests
 
-    /// The loop's answer to a request (nil: answered later, by the button — a pairing approval).
+    /// The loop's answer to a request (nil: answered later — a pairing request, by a long press or its expiry).
     private func decide(_ request: DaemonRequest, reply: @escaping @Sendable (DaemonReply) -> Void,
                         at now: MonotonicInstant) -> ([LoopAction], DaemonReply?) {
         if stopped { return ([], .refused(.stopping)) }
         switch request {
         case .startLast, .startPreset, .start:
+            // A waiting pairing request never blocks a start: it waits through the session.
             if let runner { return ([], .refused(.sessionRunning(sessionID: runner.sessionID))) }
-            if pairing != nil { return ([], .refused(.pairingInProgress)) }
             let configuration: SessionConfiguration
             do {
                 configuration = try requestedConfiguration(request)
@@ -164,19 +167,20 @@ public final class DeviceDaemonController: LoopController {
             var actions = runner.discard(at: now)
             if runner.isOver { actions += enterIdle(at: now, announce: false) }
             return (actions, .discarded(sessionID: runner.sessionID))
-        case .approvePairing(let within):
-            if let runner { return ([], .refused(.sessionRunning(sessionID: runner.sessionID))) }
-            if pairing != nil { return ([], .refused(.pairingInProgress)) }
+        case .approvePairing(let requester, let within):
             guard within > .zero else { return ([], .refused(.invalidConfiguration("The approval window must be longer than 0 s."))) }
-            // Browsing presets is left: the next press answers the pairing, not the menu.
-            menu = makeMenu()
-            pairing = PairingWait(until: now + within, gestures: GestureRecognizer(settings: snapshot.defaults.gestures), reply: reply)
-            let cue = HapticCue.abortConfirm
-            return ([
-                .vibrate(PlannedVibration(pattern: cue.pattern, label: VibrationLabel("pairing \(cue.name)"), due: now)),
-                .console("Pairing requested: tap (\(pressHint)) within \(DurationText.format(magnitudeOf: within)) to approve; hold to refuse."),
-                .state(idleState(offering: nil)),
-            ], nil)
+            guard case .queued(let id, let shown) = pairings.add(requester, window: within, at: now) else {
+                return ([], .refused(.pairingQueueFull))
+            }
+            pairingReplies[id] = reply
+            var actions: [LoopAction] = []
+            if shown {
+                actions += showPairing(at: now)
+            } else {
+                actions.append(.console("Pairing request from \(Self.describe(requester)) waits behind \(pairings.entries.count - 1) other(s); it is shown when they are answered or expire."))
+            }
+            actions.append(.state(currentState()))
+            return (actions, nil)
         }
     }
 
@@ -192,24 +196,77 @@ public final class DeviceDaemonController: LoopController {
         }
     }
 
-    private func handlePairing(_ event: SessionEvent) -> [LoopAction] {
-        guard var wait = pairing else { return [] }
-        var gestures = wait.gestures.advance(to: event.instant)
-        if case .button(let edge) = event { gestures += wait.gestures.handle(edge) }
-        pairing = wait
-        let answer: DaemonReply?
-        switch gestures.first {
-        case .tap?: answer = .pairingApproved
-        case .longPress?: answer = .refused(.pairingRefused("the button was held"))
-        case nil:
-            answer = event.instant >= wait.until && !wait.gestures.isPressed
-                ? .refused(.pairingRefused("no tap within the time given")) : nil
+    // MARK: Pairing
+
+    /// Names the shown request (console and state) and, in idle, plays its cue: from then on a long
+    /// press begun in idle approves it. During a session it is only named; the cue waits for idle.
+    private func showPairing(at now: MonotonicInstant) -> [LoopAction] {
+        guard let entry = pairings.current, let expires = entry.expiresAt else {
+            announcedPairing = nil
+            menu?.pairingWithdrawn()
+            return []
         }
-        guard let answer else { return [] }
-        pairing = nil
-        let reply = wait.reply
-        let line = answer == .pairingApproved ? "Pairing approved." : "Pairing refused."
-        return [.offLoop { reply(answer) }, .console(line)] + rebuildMenuIfFree(at: event.instant)
+        let left = DurationText.format(magnitudeOf: expires - now)
+        guard runner == nil, menu != nil else {
+            return [.console("Pairing request from \(Self.describe(entry.requester)): it waits until this session ends (never approved during one); it expires in \(left).")]
+        }
+        announcedPairing = (entry.id, now)
+        menu?.pairingAnnounced(at: now)
+        let cue = HapticCue.pairingRequest
+        let browsing = menu?.state != .idle
+        return [
+            .vibrate(PlannedVibration(pattern: cue.pattern, label: .cue(cue), due: now)),
+            .console("Pairing request from \(Self.describe(entry.requester)): to approve, hold the button (\(pressHint)) for \(DurationText.format(magnitudeOf: snapshot.defaults.gestures.longPress))\(browsing ? " once the menu is back in idle" : "") within \(left) (while it waits, a long press in idle approves instead of browsing presets; a tap still starts a session). Do nothing to refuse."),
+        ]
+    }
+
+    /// The long press in idle: approves the request shown, then shows the next (if any).
+    private func approveShownPairing(at now: MonotonicInstant) -> [LoopAction] {
+        announcedPairing = nil
+        guard let entry = pairings.approveCurrent(at: now) else { return [] }
+        var actions: [LoopAction] = [.console("Pairing approved: \(Self.describe(entry.requester)).")]
+        if let reply = pairingReplies.removeValue(forKey: entry.id) { actions.append(.offLoop { reply(.pairingApproved) }) }
+        actions += showPairing(at: now)
+        actions.append(.state(currentState()))
+        return actions
+    }
+
+    /// Answers the requests whose window has passed at `now` and shows the next one.
+    private func expirePairings(at now: MonotonicInstant) -> [LoopAction] {
+        let expired = pairings.expire(at: now)
+        guard !expired.isEmpty else { return [] }
+        var actions: [LoopAction] = []
+        for entry in expired {
+            actions.append(.console("Pairing request from \(Self.describe(entry.requester)) expired unapproved."))
+            if let reply = pairingReplies.removeValue(forKey: entry.id) {
+                actions.append(.offLoop { reply(.refused(.pairingRefused("no long press within the time given"))) })
+            }
+        }
+        announcedPairing = nil
+        actions += showPairing(at: now)
+        actions.append(.state(currentState()))
+        return actions
+    }
+
+    /// `"NAME" at ADDRESS`, as every line about a request says it.
+    static func describe(_ requester: PairingRequester) -> String {
+        "\"\(requester.name)\" at \(requester.address)"
+    }
+
+    /// Every state the daemon publishes names the pairing request shown, a session's states too.
+    private func stamped(_ actions: [LoopAction]) -> [LoopAction] {
+        actions.map { action in
+            guard case .state(var state) = action else { return action }
+            state.pairingRequest = pairings.current?.requester
+            return .state(state)
+        }
+    }
+
+    /// What the device shows now: the session's state, or the idle menu's.
+    private func currentState() -> RuntimeState {
+        if let runner { return runner.state }
+        if case .browsing(let index, _)? = menu?.state, let menu { return idleState(offering: menu.presets[index]) }
+        return idleState(offering: nil)
     }
 
     // MARK: Sessions and the idle menu
@@ -230,6 +287,8 @@ public final class DeviceDaemonController: LoopController {
         self.runner = runner
         lastRun = (runner.sessionID, configuration)
         menu = nil
+        // Announced again when the device is back in idle: the person may have forgotten it.
+        announcedPairing = nil
         let keeper = keeper
         // After the start record (posted by `begin()`), so the refreshed snapshot counts this use.
         return actions + runner.begin() + [.offLoop { keeper.refresh() }]
@@ -250,13 +309,15 @@ public final class DeviceDaemonController: LoopController {
         actions.append(.console(announce
             ? "Ready. Tap (\(pressHint)) to start \(what); hold to browse presets. Stop with Ctrl-C or SIGTERM."
             : "Idle. Tap to start \(what) again; hold to browse presets."))
+        actions += showPairing(at: now)
         actions.append(.state(idleState(offering: nil)))
         return actions
     }
 
-    /// Rebuilds the menu from the latest snapshot unless it is in use (browsing, a press held, a pairing).
+    /// Rebuilds the menu from the latest snapshot unless it is in use (browsing, a press held); an
+    /// announced pairing request stays announced in the new menu.
     private func rebuildMenuIfFree(at now: MonotonicInstant) -> [LoopAction] {
-        guard menuOutdated, runner == nil, pairing == nil, !stopped else { return [] }
+        guard menuOutdated, runner == nil, !stopped else { return [] }
         if let menu, menu.state != .idle || menu.isPressed { return [] }
         let before = menu.map { describe($0.lastConfiguration) }
         menu = makeMenu()
@@ -282,7 +343,9 @@ public final class DeviceDaemonController: LoopController {
         if !presets.contains(last.interval) { presets.insert(last.interval, at: 0) }
         var patterns = snapshot.patterns
         patterns.assign(ranked: presets)
-        return IdleMenu(lastConfiguration: last, presets: presets, patterns: patterns)
+        var menu = IdleMenu(lastConfiguration: last, presets: presets, patterns: patterns)
+        if let announcedPairing { menu.pairingAnnounced(at: announcedPairing.at) }
+        return menu
     }
 
     private func describe(_ configuration: SessionConfiguration) -> String {

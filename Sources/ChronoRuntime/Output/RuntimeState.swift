@@ -6,8 +6,8 @@ import ChronoCore
 /// Equality ignores nothing: the loop publishes a new file only when this value changes, so it is
 /// written on state changes and never on a timer.
 public struct RuntimeState: Hashable, Sendable {
-    /// The file format's version; bumped when a key is added or changes meaning.
-    public static let formatVersion = 1
+    /// The file format's version; bumped when a key is added or changes meaning (2: `pairing_request`).
+    public static let formatVersion = 2
 
     /// What the device is doing (the file's `state`).
     public var state: Name
@@ -29,6 +29,9 @@ public struct RuntimeState: Hashable, Sendable {
     public var sessionID: String?
     /// While browsing presets in the idle menu: the one offered.
     public var offeredPreset: TrainingInterval?
+    /// The pairing request shown on the device (the oldest waiting): who asks and from where. Shown in
+    /// every state, a session's too, though only a long press in idle approves it.
+    public var pairingRequest: PairingRequester?
     /// The last completed session, for glanceable surfaces (the complication/widget analogue): its
     /// local date, interval and Time Acuity score. Filled by whoever publishes the state.
     public var lastSession: LastSession?
@@ -76,6 +79,7 @@ public struct RuntimeState: Hashable, Sendable {
         add("last_feedback", lastFeedback.map { .string($0) })
         add("session_id", sessionID.map { .string($0) })
         add("offered_preset", offeredPreset.map { .string($0.description) })
+        add("pairing_request", pairingRequest.map { .object([("name", .string($0.name)), ("address", .string($0.address))]) })
         add("last_session", lastSession.map { last in
             .object([
                 ("date", .string(last.date)),

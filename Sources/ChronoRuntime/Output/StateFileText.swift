@@ -30,6 +30,10 @@ public enum StateFileText {
         if let done = text("repetitions_done"), let count = text("repetition_count") { lines.append("Boundaries: \(done) of \(count)") }
         if let next = text("next_boundary") { lines.append("Next boundary: \(next)") }
         if let offered = text("offered_preset") { lines.append("Offered preset: \(offered)") }
+        if let request = object["pairing_request"] as? [String: Any], let name = request["name"] as? String,
+           let address = request["address"] as? String {
+            lines.append("Pairing request: \(name) from \(address) (hold the button while idle to approve)")
+        }
         if let feedback = text("last_feedback") { lines.append("Last feedback: \(feedback)") }
         if let sound = text("fear_sound") { lines.append("Fear sound: \(sound)") }
         if let health = text("health") { lines.append("Health log: \(health)") }
