@@ -2062,7 +2062,7 @@ enum OpenAPIDocument {
     },
     "/pairing": {
       "post": {
-        "summary": "Ask to pair: the device plays its confirm cue and waits 30 s for its button. Answers when pressed (201) or when the window passes (403).",
+        "summary": "Ask to pair: the device announces the request with its pairing-request cue (B t t B) and shows the name and the asking address; the person approves with a long press while the device is idle. Answers when approved (201) or when the 30 s window passes (403); the window starts when the device shows the request (requests queue, oldest shown first). A waiting request blocks nothing on the device: sessions start, end and are discarded as usual, and it is never approved during a session. Limits are per asking address: 5 requests a minute and one waiting.",
         "security": [],
         "requestBody": {
           "required": true,
@@ -2137,7 +2137,7 @@ enum OpenAPIDocument {
             }
           },
           "403": {
-            "description": "pairing_not_approved (nobody pressed the button), or Origin refused.",
+            "description": "pairing_not_approved (nobody approved on the device within the window), or Origin refused.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2147,7 +2147,7 @@ enum OpenAPIDocument {
             }
           },
           "409": {
-            "description": "pairing_pending (another companion is waiting), busy, or no_device (no button here: use `chronoception companion keys add NAME`).",
+            "description": "pairing_pending (a request from this address already waits, or too many remote requests wait), busy, or no_device (no button here: use `chronoception companion keys add NAME`).",
             "content": {
               "application/json": {
                 "schema": {
@@ -2187,7 +2187,7 @@ enum OpenAPIDocument {
             }
           },
           "429": {
-            "description": "rate_limited; see Retry-After.",
+            "description": "rate_limited: this address asked 5 times within a minute; see Retry-After.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2384,6 +2384,26 @@ enum OpenAPIDocument {
           "offered_preset": {
             "type": "string",
             "nullable": true
+          },
+          "pairing_request": {
+            "type": "object",
+            "nullable": true,
+            "description": "The pairing request the device shows (the oldest waiting), in every state: a long press in idle approves it.",
+            "required": [
+              "name",
+              "address"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "name": {
+                "type": "string",
+                "description": "The name the companion asked with."
+              },
+              "address": {
+                "type": "string",
+                "description": "Where it asked from: an IP address, loopback or unix-socket."
+              }
+            }
           },
           "session_in_progress": {
             "type": "boolean"
