@@ -102,7 +102,7 @@ public struct ChronoceptionCollector: ParsableCommand {
                 try await opened.addEnrolment(PendingEnrolment(
                     codeSHA256: CollectorCredentials.codeDigest(code)!, name: name, participant: participant,
                     createdUnixNanoseconds: now, expiresUnixNanoseconds: expiry), nowUnixNanoseconds: now)
-                print("One-time enrolment code for '\(name)'\(participant.map { " (participant \($0))" } ?? ""), valid until \(CollectorTimeText.utc(expiry)):")
+                print("One-time enrolment code for \(shown(name))\(participant.map { " (participant \(shown($0)))" } ?? ""), valid until \(CollectorTimeText.utc(expiry)):")
                 print("  \(code)")
                 print("On the device, run:")
                 print("  chronoception sync add \(shownURL) --code \(code)")
@@ -122,17 +122,7 @@ public struct ChronoceptionCollector: ParsableCommand {
                     print("No device is enrolled. `chronoception-collector enrol NAME` makes a code for one.")
                     return
                 }
-                let rows = [["Name", "Participant", "Board", "Sessions", "Last seen", "State", "Device ID"]] + devices.map { device in
-                    [device.name, device.participant ?? "—", device.board, String(device.sessionCount),
-                     CollectorTimeText.utc(device.lastSeenUnixNanoseconds),
-                     device.revokedUnixNanoseconds.map { "revoked " + CollectorTimeText.utc($0) } ?? "enrolled", device.id]
-                }
-                let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
-                for row in rows {
-                    print(row.enumerated().map { column, cell in
-                        column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-                    }.joined(separator: "  "))
-                }
+                for line in DeviceTable.lines(devices) { print(line) }
             }
         }
     }
@@ -145,11 +135,35 @@ public struct ChronoceptionCollector: ParsableCommand {
         func run() throws {
             try withCollectorStore(store) { opened in
                 let device = try await opened.revokeDevice(named: name, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
-                print("Revoked '\(device.name)' (\(device.id)); its \(device.sessionCount) session\(device.sessionCount == 1 ? "" : "s") stay. To take it back, `chronoception-collector enrol \(device.name)` and enrol it again.")
+                print("Revoked \(shown(device.name)) (\(shown(device.id))); its \(device.sessionCount) session\(device.sessionCount == 1 ? "" : "s") stay. To take it back, `chronoception-collector enrol \(TerminalSafeText.sanitized(device.name, keepNewlines: false))` and enrol it again.")
             }
         }
     }
 }
+
+/// `chronoception-collector devices` as lines: a header and one row per device, columns padded to
+/// their widest cell. Every cell a device sent or a person typed (name, participant, board, ID) goes
+/// through `TerminalSafeText` first, so a board of `\u{1B}[2J` prints as text instead of clearing the
+/// screen, and the widths are those of what is printed.
+enum DeviceTable {
+    static func lines(_ devices: [CollectorDevice]) -> [String] {
+        let rows = [["Name", "Participant", "Board", "Sessions", "Last seen", "State", "Device ID"]] + devices.map { device in
+            [device.name, device.participant ?? "—", device.board, String(device.sessionCount),
+             CollectorTimeText.utc(device.lastSeenUnixNanoseconds),
+             device.revokedUnixNanoseconds.map { "revoked " + CollectorTimeText.utc($0) } ?? "enrolled", device.id]
+                .map { TerminalSafeText.sanitized($0, keepNewlines: false) }
+        }
+        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+        }
+    }
+}
+
+/// Text from a device or a person, quoted for a line on the terminal (`TerminalSafeText.quoted`).
+func shown(_ text: String) -> String { TerminalSafeText.quoted(text, limit: 80) }
 
 /// `30d`, `12h`, `90m` as seconds, from a minute to a year.
 enum ExpiryText {

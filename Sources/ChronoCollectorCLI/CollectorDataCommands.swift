@@ -2,6 +2,7 @@ import ArgumentParser
 import ChronoAPI
 import ChronoCLI
 import ChronoCollector
+import ChronoCore
 import ChronoStore
 import ChronoSync
 import Foundation
@@ -22,12 +23,14 @@ extension ChronoceptionCollector {
                 try withCollectorStore(store) { opened in
                     let (device, preferences) = try await opened.preferences(deviceNamed: name)
                     guard !preferences.isEmpty else {
-                        print("'\(device.name)' has sent no preferences and none were set here. `chronoception-collector preferences set \(device.name) KEY VALUE` sets one.")
+                        print("\(shown(device.name)) has sent no preferences and none were set here. `chronoception-collector preferences set \(TerminalSafeText.sanitized(device.name, keepNewlines: false)) KEY VALUE` sets one.")
                         return
                     }
-                    let width = preferences.map(\.key.count).max() ?? 0
-                    for preference in preferences {
-                        print(preference.key + String(repeating: " ", count: width - preference.key.count) + "  \(preference.value)  (clock \(preference.clock), from the \(preference.origin.rawValue))")
+                    // Keys and values came from the device: shown as text.
+                    let keys = preferences.map { TerminalSafeText.sanitized($0.key, keepNewlines: false) }
+                    let width = keys.map(\.count).max() ?? 0
+                    for (key, preference) in zip(keys, preferences) {
+                        print(key + String(repeating: " ", count: width - key.count) + "  \(TerminalSafeText.sanitized(preference.value, keepNewlines: false))  (clock \(preference.clock), from the \(preference.origin.rawValue))")
                     }
                 }
             }
@@ -45,7 +48,7 @@ extension ChronoceptionCollector {
                 do { setting = try CollectorPreferences.key(key) } catch { throw CollectorFailure.wrap(error) }
                 try withCollectorStore(store) { opened in
                     let stamped = try await opened.setPreference(deviceNamed: name, key: setting, value: value)
-                    print("\(stamped.key) = \(stamped.value) for '\(name)' (clock \(stamped.clock)); the device takes it with its next batch.")
+                    print("\(stamped.key) = \(TerminalSafeText.sanitized(stamped.value, keepNewlines: false)) for \(shown(name)) (clock \(stamped.clock)); the device takes it with its next batch.")
                 }
             }
         }
@@ -107,7 +110,7 @@ extension ChronoceptionCollector {
                 try withCollectorStore(store) { opened in
                     let keys = try await opened.readerKeys()
                     if keys.isEmpty { print("No reader keys. `chronoception-collector keys add NAME` makes one.") }
-                    for key in keys { print("\(key.id)  \(key.name)  (made \(CollectorTimeText.utc(key.createdUnixNanoseconds)))") }
+                    for key in keys { print("\(key.id)  \(TerminalSafeText.sanitized(key.name, keepNewlines: false))  (made \(CollectorTimeText.utc(key.createdUnixNanoseconds)))") }
                 }
             }
         }
@@ -124,7 +127,7 @@ extension ChronoceptionCollector {
                     let secret = CollectorCredentials.newReaderKey()
                     let key = ReaderKey(id: Secrets.keyID(), name: name, createdUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
                     try await opened.addReaderKey(key, keySHA256: CollectorCredentials.keyDigest(secret))
-                    print("Reader key \(key.id) for \(key.name):")
+                    print("Reader key \(key.id) for \(shown(key.name)):")
                     print(secret)
                     print("It is shown only now; the collector keeps only its digest.")
                 }
@@ -140,7 +143,7 @@ extension ChronoceptionCollector {
                 let idOrName = key
                 try withCollectorStore(store) { opened in
                     let revoked = try await opened.revokeReaderKey(idOrName)
-                    print("Revoked reader key \(revoked.id) (\(revoked.name)); requests with it are refused from now on.")
+                    print("Revoked reader key \(revoked.id) (\(shown(revoked.name))); requests with it are refused from now on.")
                 }
             }
         }

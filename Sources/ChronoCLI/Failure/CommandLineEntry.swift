@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoCore
 import ChronoStore
 #if canImport(Glibc)
 import Glibc

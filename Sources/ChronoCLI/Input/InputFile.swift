@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoCore
 import Foundation
 #if canImport(Glibc)
 import Glibc

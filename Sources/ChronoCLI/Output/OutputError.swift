@@ -1,3 +1,4 @@
+import ChronoCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,6 +22,12 @@ struct OutputError: Error, Equatable, CustomStringConvertible {
         }
         return OutputError(description: "Cannot write \(what): \(reason)\(partialRemoved ? ". Nothing partial was left behind" : ""); \(fix).",
                            status: code == EACCES || code == EPERM || code == EROFS ? .permission : .ioError)
+    }
+
+    /// `-o` names one of the store's own files: refused before anything is written.
+    static func storeFile(_ path: String, owner: String) -> OutputError {
+        OutputError(description: "Will not write \(TerminalSafeText.quoted(path, limit: 200)): it is \(owner), and the export would replace it. The file was left as it was. Give a path outside the data directory's own files with -o.",
+                    status: .outputIsStore)
     }
 
     static func refused(_ path: String, because reason: String) -> OutputError {

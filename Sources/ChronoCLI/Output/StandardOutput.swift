@@ -1,3 +1,4 @@
+import ChronoCore
 import ChronoHardware
 #if canImport(Glibc)
 @preconcurrency import Glibc

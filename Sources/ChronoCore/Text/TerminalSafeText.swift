@@ -1,14 +1,16 @@
 /// Makes text that came from outside (a file's line, a flag's value, a board's description) safe to
 /// print on a terminal: control characters and terminal escapes are shown as `\u{1B}`-style escapes,
 /// NUL as `\0`, and each line is cut to a readable length with the number of characters left out. One
-/// helper, used for every error message and every echoed value.
-enum TerminalSafeText {
+/// helper for both programs (the device's and the collector's command lines), used for every error
+/// message and every echoed value: a device name or board that reached the collector from a device is
+/// as foreign as a line of a file.
+public enum TerminalSafeText {
     /// The longest line shown; longer ones keep their start and end.
-    static let maximumLineLength = 600
+    public static let maximumLineLength = 600
 
     /// `text` with control characters escaped and every line shortened to `maximumLineLength`.
     /// Newlines between lines are kept when `keepNewlines` (multi-line messages such as usage).
-    static func sanitized(_ text: String, keepNewlines: Bool = true) -> String {
+    public static func sanitized(_ text: String, keepNewlines: Bool = true) -> String {
         if keepNewlines {
             return text.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { shortened(escaped(Substring($0))) }.joined(separator: "\n")
@@ -17,7 +19,7 @@ enum TerminalSafeText {
     }
 
     /// A value to quote inside a message: escaped and shortened to `limit` characters.
-    static func quoted(_ value: String, limit: Int = 60) -> String {
+    public static func quoted(_ value: String, limit: Int = 60) -> String {
         "'" + shortened(escaped(Substring(value)), limit: limit) + "'"
     }
 
