@@ -189,6 +189,8 @@ function liveCard() {
     }
     card.append(list);
   }
+  const pairing = pairingNotice(latestDevice);
+  if (pairing) card.append(pairing);
   if (live.running) {
     const action = mode === "passive"
       ? el("button", { type: "button", "data-live-action": "end", onclick: () => control("end") }, "End session")
@@ -196,6 +198,26 @@ function liveCard() {
     card.append(el("div", { class: "row" }, action), el("p", { class: "hint", role: "status", id: "live-message" }, live.message || ""));
   }
   return card;
+}
+// A pairing request waiting on the device (each state's `pairing_request`): who asks and from where,
+// so the person can tell their own phone from a stranger. It is approved only on the device, with a
+// long press while the device is idle, never from this page; during a session it only waits.
+function pairingNotice(device) {
+  const request = device && device.pairing_request;
+  if (!request) return null;
+  return el("div", { class: "pairing", "data-role": "pairing" },
+    el("p", {}, el("strong", {}, "Pairing request: "), el("span", { "data-role": "pairing-name" }, request.name),
+      " from ", el("span", { "data-role": "pairing-address" }, request.address)),
+    el("p", { class: "hint" }, device.session_in_progress
+      ? "It waits until this session ends: a request is never approved during a session."
+      : "To approve it, hold the device's button while the device is idle (the device announced it with a buzz, two ticks and a buzz). To refuse it, do nothing: it expires."));
+}
+// Between sessions the request has a card of its own in the live card's place.
+function pairingCard() {
+  const notice = pairingNotice(latestDevice);
+  if (!notice) return null;
+  return el("section", { class: "card live", id: "pairing-card", "aria-labelledby": "pairing-title" },
+    el("h2", { id: "pairing-title" }, "Pairing request"), notice);
 }
 // The reply is kept with the live state, not in an element: the card is rebuilt on every event,
 // and the answer may arrive after several.
@@ -212,7 +234,7 @@ function renderLive() {
   if (!slot) return;
   // A person tabbing to the card's button keeps it focused while events rebuild the card.
   const focused = document.activeElement && slot.contains(document.activeElement) ? document.activeElement.getAttribute("data-live-action") : null;
-  const card = liveCard();
+  const card = liveCard() || pairingCard();
   slot.replaceChildren(...(card ? [card] : []));
   if (focused) { const again = slot.querySelector(`[data-live-action="${focused}"]`); if (again) again.focus(); }
   const primary = document.getElementById("primary-action");

@@ -43,11 +43,16 @@ struct AccessTests {
         }
     }
 
-    @Test("pairing approved by a press of the device's button gives a working key")
+    @Test("pairing approved on the device gives a working key; while it waits the device's status names the requester and its address")
     func pairingApproved() async throws {
         try await APIHarness.with(trust: .socketOnly) { api in
             async let reply = api.request(.POST, "/api/v1/pairing", json: #"{"name": "Anna's phone"}"#)
             while !api.fake.pairingPending { try await Task.sleep(for: .milliseconds(1)) }
+            #expect(api.fake.pairingRequesters == [PairingRequester(name: "Anna's phone", address: "loopback")])
+            let device = try await api.request("/api/v1/device", via: .socket)
+            let shown = try #require((device.json["device"] as? [String: Any])?["pairing_request"] as? [String: Any])
+            #expect(shown["name"] as? String == "Anna's phone")
+            #expect(shown["address"] as? String == "loopback")
             #expect(api.fake.approveOnDevice())
             let paired = try await reply
             #expect(paired.status == 201, "\(paired.text)")

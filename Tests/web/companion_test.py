@@ -262,10 +262,10 @@ def live_text(driver):
 
 
 def state(**fields):
-    base = {"version": 1, "state": "Idle", "board": "desktop", "mode": None, "interval": None, "interval_seconds": None,
+    base = {"version": 2, "state": "Idle", "board": "desktop", "mode": None, "interval": None, "interval_seconds": None,
             "attempt": None, "attempt_count": None, "repetitions_done": None, "repetition_count": None, "next_boundary": None,
             "fear_sound": None, "health": "on", "last_feedback": None, "session_id": None, "offered_preset": None,
-            "session_in_progress": False, "updated": "2026-11-23T10:00:00.000+00:00"}
+            "pairing_request": None, "session_in_progress": False, "updated": "2026-11-23T10:00:00.000+00:00"}
     base.update(fields)
     base["session_in_progress"] = base["state"] in ("WaitingForStart", "AttemptRunning", "FeedbackFlash", "PassiveRunning", "SessionSummary")
     return base
@@ -347,6 +347,41 @@ def test_live_card(base, artifacts):
     latencies.sort()
     print(f"live card: event dispatch to painted card, {len(latencies)} events: median {latencies[len(latencies) // 2]:.1f} ms, max {latencies[-1]:.1f} ms")
     check("live card: every event on screen within 100 ms", latencies[-1] < 100, latencies[-1])
+
+
+def test_pairing_notice(base, artifacts):
+    """A pairing request waiting on the device is named (name and address) in the live card's place
+    between sessions and inside the live card during one; a name is shown as text, never as markup."""
+    driver = make_driver(fake_events=True)
+    try:
+        onboard(driver, base)
+        driver.get(base + "/#/home")
+        loaded(driver)
+        wait_for(driver, "return window.__sources.length === 1 && window.__sources[0].url.endsWith('/api/v1/events')")
+        emit = lambda name, data: driver.execute_script("window.__emit(arguments[0], arguments[1])", name, data)
+        anna = {"name": "Anna's <b>phone</b>", "address": "192.168.1.20"}
+        emit("state", state(state="Idle", pairing_request=anna))
+        wait_for(driver, "return document.getElementById('pairing-card')")
+        name = driver.execute_script("return document.querySelector('#pairing-card [data-role=pairing-name]').textContent")
+        address = driver.execute_script("return document.querySelector('#pairing-card [data-role=pairing-address]').textContent")
+        check("pairing: idle card names the requester", name == anna["name"], name)
+        check("pairing: idle card names the address", address == "192.168.1.20", address)
+        check("pairing: the name is text, not markup", not driver.execute_script("return document.querySelector('#pairing-card b')"))
+        check("pairing: idle card says how to approve on the device", "hold the device's button while the device is idle" in texts(driver, "#pairing-card")[0])
+        check("pairing: nothing on the page approves", not driver.find_elements(By.CSS_SELECTOR, "#pairing-card button"))
+        driver.save_screenshot(os.path.join(artifacts, "pairing-idle.png"))
+        common = dict(mode="challenge", interval="30s", interval_seconds=30, attempt_count=3, session_id="pairing-session")
+        emit("state", state(state="WaitingForStart", attempt=1, pairing_request=anna, **common))
+        wait_for(driver, "return document.querySelector('#live-card [data-role=pairing]')")
+        inside = texts(driver, "#live-card [data-role=pairing]")[0]
+        check("pairing: during a session the live card names it and says it waits", "192.168.1.20" in inside and "never approved during a session" in inside, inside)
+        check("pairing: one card at a time", not driver.execute_script("return document.getElementById('pairing-card')"))
+        emit("state", state(state="WaitingForStart", attempt=1, **common))
+        wait_for(driver, "return !document.querySelector('#live-slot [data-role=pairing]')")
+        check("pairing: gone once answered or expired", True)
+        check("pairing: no script errors", not js_errors(driver), js_errors(driver))
+    finally:
+        driver.quit()
 
 
 def test_real_events(base):
@@ -695,7 +730,8 @@ def main():
     started = time.time()
     tests = {"onboarding": lambda: test_onboarding(args.url, args.artifacts), "pages": lambda: test_pages(args.url, args.artifacts),
              "chart": lambda: test_chart_gaps(args.url, args.artifacts), "empty": lambda: test_empty_states(args.empty_url, args.artifacts),
-             "live": lambda: test_live_card(args.url, args.artifacts), "events": lambda: test_real_events(args.url),
+             "live": lambda: test_live_card(args.url, args.artifacts), "pairing": lambda: test_pairing_notice(args.url, args.artifacts),
+             "events": lambda: test_real_events(args.url),
              "waybar": lambda: test_waybar(args.binary, args.data_dir), "daemon": lambda: test_daemon_live(args.binary, args.artifacts)}
     for name, test in tests.items():
         if args.only and args.only not in name:
