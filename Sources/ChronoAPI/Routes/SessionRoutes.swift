@@ -16,8 +16,9 @@ enum SessionRoutes {
             ]))
         }
         group.get("sessions/:id") { _, context in
-            let id = try context.parameters.require("id")
-            guard id.utf8.count <= 64 else { throw APIError.notFound("No session \(id).") }
+            let text = try context.parameters.require("id")
+            // Ids are compared in their canonical form; anything that is not a UUID names no session.
+            guard let id = CanonicalUUID(text)?.text else { throw APIError.notFound("No session \(text.prefix(64)) (a session id is a UUID).") }
             let session = try await state.withStore { try $0.session(id: id) }
             return JSONResponse.ok(SessionDetailJSON.json(session))
         }
@@ -103,6 +104,7 @@ enum SessionDetailJSON {
             ("mean_signed_error_seconds", hasAttempts ? .double(metrics.meanSignedErrorSeconds) : .null),
             ("fear_sound_effective", configuration.mode == .fear ? .bool(outcome.fearSoundEffective) : .null),
             ("health_log", session.healthLedger.map { .string($0.state.rawValue) } ?? .null),
+            ("timing_late_ms", outcome.timingLateness.map { .double(CueTiming.milliseconds($0)) } ?? .null),
             ("attempts", .array(attempts)),
             ("boundaries", .array(boundaries)),
         ])

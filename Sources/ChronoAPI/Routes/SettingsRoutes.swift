@@ -30,6 +30,10 @@ enum SettingsRoutes {
                 guard let key = SettingKey(rawValue: name) else {
                     throw APIError(.unprocessableContent, "invalid_value", "'\(name)' is not a setting. Settings: \(SettingKey.allCases.map(\.rawValue).joined(separator: ", ")).")
                 }
+                if key.isLocalOnly, case .key? = context.access {
+                    throw APIError(.forbidden, "local_only",
+                                   "\(name) is about this machine itself (a file on it, its own clock) and is changed only on the device: `chronoception settings set \(name) VALUE` there, or this page opened on the device itself.")
+                }
                 changes.append((key, try text(value, key: name)))
             }
             let now = state.nowUnixSeconds

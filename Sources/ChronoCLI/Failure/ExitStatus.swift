@@ -24,6 +24,9 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case deviceUnavailable = 69
     /// A bug: something the program never expects. Please report it.
     case internalError = 70
+    /// The output named with `-o` is one of the store's own files (the database, its WAL or shared
+    /// memory, its marker, the health log): refused, and the file is left byte for byte.
+    case outputIsStore = 72
     /// The output named with `-o` is refused (a directory, a symlink or special file it must not replace).
     case outputRefused = 73
     /// Writing failed: standard output closed or full, the disk full, a session that could not be saved.
@@ -58,6 +61,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .noInput: return "input missing"
         case .deviceUnavailable: return "device unavailable"
         case .internalError: return "internal error"
+        case .outputIsStore: return "output is the store"
         case .outputRefused: return "output refused"
         case .ioError: return "write failed"
         case .storeBusy: return "store busy"

@@ -1,4 +1,5 @@
 import ChronoCore
+import ChronoStore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -102,6 +103,10 @@ enum OutputFile {
 }
 
 /// Writes a command's text to `-o PATH`, or to standard output without `-o`.
-func writeOutput(_ text: String, to path: String?) throws {
-    if let path { try OutputFile.write(text, to: path) } else { try StandardOutput.write(text) }
+func writeOutput(_ text: String, to path: String?, protecting store: StoreOwnedFiles? = nil) throws {
+    guard let path else { return try StandardOutput.write(text) }
+    if let store, let owner = store.owner(of: path) {
+        throw OutputError.storeFile(path, owner: owner)
+    }
+    try OutputFile.write(text, to: path)
 }

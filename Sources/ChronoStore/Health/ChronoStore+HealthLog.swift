@@ -32,7 +32,7 @@ extension ChronoStore {
                 return .owed(reason: reason)
             }
             do {
-                try makeHealthTarget(settings.healthLogPath).append(line: record.jsonLine)
+                try healthLogTarget(settings.healthLogPath).append(line: record.jsonLine)
             } catch {
                 let first = try write { db in
                     try setLedger(db, sessionID: sessionID, state: .owed, code: "write_failed", reason: "Writing failed: \(error.reason)", now: now)
@@ -116,7 +116,7 @@ extension ChronoStore {
     private func backfill(sessionIDs: [String], settings: StoreSettings, now: Int64) throws(StoreError) -> BackfillReport {
         var report = BackfillReport()
         guard !sessionIDs.isEmpty else { return report }
-        let target = makeHealthTarget(settings.healthLogPath)
+        let target = healthLogTarget(settings.healthLogPath)
         let clock = effectiveClock(settings)
         let present: Set<String>
         do {

@@ -27,6 +27,9 @@ extension ChronoStore {
     public func setSetting(_ key: SettingKey, to raw: String, nowUnixSeconds: Int64) throws(StoreError) -> String {
         let current = try settings()
         let value = try key.canonicalValue(raw, current: current)
+        if key == .healthLogFile, let owner = StoreOwnedFiles(location: location, healthLogPath: nil).owner(of: value) {
+            throw .invalidValue("health-log-file cannot be \(owner): the log would be written into the store. Choose a file outside the store's own files, for example \(location.defaultHealthLogPath).")
+        }
         try write { db in
             let changed = try storeSettingValue(db, key, value, nowUnixSeconds: nowUnixSeconds)
             try stampLocalChange(db, keys: [key] + changed)

@@ -16,6 +16,11 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case autoStartNextAttempt = "auto-start"
     case longPressMilliseconds = "long-press-ms"
 
+    /// Settings about this machine itself — a file path on it, its own clock — that only its local
+    /// user changes: the device API refuses them from a paired key beyond loopback, and sync never
+    /// carries them (`PreferenceMerge.syncedKeys` leaves them out; a test checks the two agree).
+    public var isLocalOnly: Bool { self == .healthLogFile || self == .wallClockCheck }
+
     /// The range accepted for the long press: shorter than half a second is an ordinary tap for many
     /// people; longer than 5 s is no longer a gesture.
     public static let longPressRange = 500...5000

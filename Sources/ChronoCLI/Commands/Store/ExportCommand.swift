@@ -31,7 +31,7 @@ struct ExportCommand: ParsableCommand {
                 let opened = try store.openStore()
                 var text = ""
                 try opened.exportCSV(days: all ? nil : (days ?? 90), nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds()) { text += $0 }
-                try writeOutput(text, to: output)
+                try writeOutput(text, to: output, protecting: try opened.ownedFiles())
             }
         }
     }
@@ -57,12 +57,13 @@ struct ExportCommand: ParsableCommand {
                     printError(note + " Held records are not in this export.")
                 }
                 let now = LocalTimeZone.nowUnixNanoseconds()
+                let owned = try opened.ownedFiles()
                 switch format {
                 case .jsonl:
-                    try writeOutput(records.map { $0.jsonLine + "\n" }.joined(), to: output)
+                    try writeOutput(records.map { $0.jsonLine + "\n" }.joined(), to: output, protecting: owned)
                 case .appleXML:
                     let exportDate = WallTime(unixNanoseconds: now, utcOffsetSeconds: LocalTimeZone.utcOffsetSeconds(atUnixSeconds: now / 1_000_000_000))
-                    try writeOutput(AppleHealthExport.document(records: records, exportDate: exportDate), to: output)
+                    try writeOutput(AppleHealthExport.document(records: records, exportDate: exportDate), to: output, protecting: owned)
                 }
             }
         }
