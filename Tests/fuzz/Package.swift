@@ -30,5 +30,12 @@ let package = Package(
         // (The runtime, not the CLI: the CLI would bring the servers and two TLS libraries into every
         // sanitized build.)
         .executableTarget(name: "FuzzStateFile", dependencies: ["CFuzzerDriver", .product(name: "ChronoRuntime", package: "Chronoception")]),
+        // A sync batch as a collector decodes and validates it (the wire types and the core's session
+        // rules; the collector's servers stay out of the sanitized build).
+        .executableTarget(name: "FuzzSyncBatch", dependencies: [
+            "CFuzzerDriver",
+            .product(name: "ChronoCore", package: "Chronoception"),
+            .product(name: "ChronoSync", package: "Chronoception"),
+        ]),
     ]
 )
