@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 import Synchronization
 #if canImport(Glibc)
@@ -10,18 +11,28 @@ import Glibc
 /// collector: on a Unix socket (mode 0660; a stale socket replaced, a live one refused) and/or on TCP,
 /// under one `ServiceGroup`; says where it listens once every listener is open; stops gracefully on
 /// `shutdown()` and removes its socket. One place, so the two servers cannot drift apart.
+///
+/// Every connection has an idle timeout (Hummingbird's HTTP/1 `idleTimeout`): one that sends nothing,
+/// or sends a request's head byte by byte, is closed `idleTimeout` after it opened or after its last
+/// answer. Hummingbird only counts a *whole* head as activity, so the same timeout bounds the total
+/// time a head may take; a streaming answer (the live events) is not idle and stays open.
 public final class HTTPListeners: Sendable {
+    /// 30 s: far longer than any client of these servers pauses inside a request, short enough that a
+    /// Pi's file descriptors cannot be held by connections that say nothing (issue 20).
+    public static let defaultIdleTimeout: TimeAmount = .seconds(30)
     public let socketPath: String?
     public let tcp: TCPAddress?
+    public let idleTimeout: TimeAmount
     /// Named in the "cannot listen" message's fix: "Is another <who> serving it?".
     let who: String
     private let serviceGroup = Mutex<ServiceGroup?>(nil)
     private let stopRequested = Mutex(false)
     private let readiness = Readiness()
 
-    public init(socketPath: String?, tcp: TCPAddress?, who: String) {
+    public init(socketPath: String?, tcp: TCPAddress?, who: String, idleTimeout: TimeAmount = HTTPListeners.defaultIdleTimeout) {
         self.socketPath = socketPath
         self.tcp = tcp
+        self.idleTimeout = idleTimeout
         self.who = who
     }
 
@@ -33,11 +44,13 @@ public final class HTTPListeners: Sendable {
     where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
         var services: [any Service] = []
         var expected = 0
+        let idleTimeout = self.idleTimeout
         if let path = socketPath {
             try UnixSocketFile.prepare(path)
             expected += 1
             services.append(Application(
                 responder: responder,
+                server: .http1(configuration: .init(idleTimeout: idleTimeout)),
                 configuration: .init(address: .unixDomainSocket(path: path), serverName: nil),
                 onServerRunning: { [readiness] _ in
                     chmod(path, 0o660)
@@ -49,6 +62,7 @@ public final class HTTPListeners: Sendable {
             expected += 1
             services.append(Application(
                 responder: responder,
+                server: .http1(configuration: .init(idleTimeout: idleTimeout)),
                 configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: nil, reuseAddress: true),
                 onServerRunning: { [readiness] channel in
                     readiness.report(tcp: TCPAddress(host: tcp.host, port: channel.localAddress?.port ?? tcp.port))
