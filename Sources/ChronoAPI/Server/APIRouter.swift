@@ -7,6 +7,8 @@ enum APIRouter {
 
     static func make(_ state: APIState) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
+        // First: an address that guessed keys or login links too often is refused before anything runs.
+        router.add(middleware: FailedAuthMiddleware(limiter: FailedAuthLimiter(), trust: state.configuration.localTrust, who: "device"))
         router.add(middleware: MethodNotAllowedMiddleware())
         router.add(middleware: OriginMiddleware())
         // A browser gets the web companion; any other client the API's JSON index.

@@ -9,6 +9,8 @@ public enum CollectorRouter {
     public static func make(store: any CollectorStore, configuration: CollectorServerConfiguration) -> Router<APIRequestContext> {
         let state = CollectorState(store: store, configuration: configuration)
         let router = Router(context: APIRequestContext.self)
+        // First: an address that guessed device keys or reader keys too often is refused before anything runs.
+        router.add(middleware: FailedAuthMiddleware(limiter: FailedAuthLimiter(), trust: configuration.localTrust, who: "collector"))
         SyncRoutes.add(to: router, state)
         CollectorWebRoutes.add(to: router)
         router.get("/") { request, _ in
