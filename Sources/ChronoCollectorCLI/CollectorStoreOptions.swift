@@ -43,7 +43,7 @@ enum CollectorFailure {
         case .unreachable: status = .deviceUnavailable
         case .schemaMismatch: status = .storeUnusable
         case .full: status = .ioError
-        case .codeRefused, .keyRefused, .invalidBatch, .batchTooLarge, .protocolMismatch: status = .checkFailed
+        case .codeRefused, .keyRefused, .invalidBatch, .batchTooLarge, .protocolMismatch, .deviceEnrolled: status = .checkFailed
         case .database: status = .ioError
         }
         return CommandFailure(message: error.description, status: status)

@@ -36,6 +36,10 @@ public enum SyncRefusalCode: String, Codable, Sendable, CaseIterable {
     case codeRefused = "code_refused"
     /// 409: the collector speaks another protocol version. Fix: upgrade the older end.
     case protocolMismatch = "protocol_mismatch"
+    /// 409 at enrolment: this device ID is already enrolled (not revoked) under a name; the code is not
+    /// spent and the enrolled device is left as it was. A copied data directory meets it: the copy
+    /// enrols as a new device (`sync add` makes it a new ID); the device itself is revoked first.
+    case deviceEnrolled = "device_enrolled"
     /// 413: the batch is over the size limits. The device halves its batch and retries.
     case batchTooLarge = "batch_too_large"
     /// 422: a session in the batch is not valid (named in the message); nothing of the batch is kept.

@@ -43,6 +43,8 @@ extension PostgresCollectorStore {
         let deviceID = request.deviceID.lowercased()
         let logger = self.logger
         return try await transaction { connection in
+            // Serialises redemptions by one device ID (two codes at once), so the check below holds.
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\("device:" + deviceID)))", logger: logger)
             let codes = try await Self.all(connection, "SELECT name, participant, expires_ns, used_ns FROM enrolment_code WHERE code_sha256 = \(codeSHA256) FOR UPDATE", logger)
             guard let code = codes.first else {
                 throw CollectorError.codeRefused("This enrolment code is not known to the collector. Ask for a new one (`chronoception-collector enrol NAME` on the collector).")
@@ -54,6 +56,11 @@ extension PostgresCollectorStore {
             }
             guard expires > now else {
                 throw CollectorError.codeRefused("This enrolment code has expired. Ask for a new one (`chronoception-collector enrol \(name)`).")
+            }
+            // One row per physical device: an enrolled ID is never renamed or re-keyed by a code (a copy
+            // of its data directory would take it over); a revoked one may come back.
+            if let enrolled = try await Self.all(connection, "SELECT name FROM device WHERE id = \(deviceID) AND revoked_ns IS NULL", logger).first {
+                throw CollectorError.deviceEnrolled(CollectorMessages.deviceEnrolled(id: deviceID, name: try enrolled[0].decode(String.self)))
             }
             if try await !Self.all(connection, "SELECT 1 FROM device WHERE name = \(name) AND revoked_ns IS NULL AND id <> \(deviceID)", logger).isEmpty {
                 throw CollectorError.codeRefused("Another device was enrolled as '\(name)' since this code was made. Ask for a new code.")

@@ -45,11 +45,16 @@ extension SQLiteCollectorStore {
             guard expires > now else {
                 throw CollectorError.codeRefused("This enrolment code has expired. Ask for a new one (`chronoception-collector enrol \(name)`).")
             }
+            // One row per physical device: an enrolled ID is never renamed or re-keyed by a code (a copy
+            // of its data directory would take it over); a revoked one may come back.
+            if let enrolled = try String.fetchOne(db, sql: "SELECT name FROM device WHERE id = ? AND revoked_ns IS NULL", arguments: [deviceID]) {
+                throw CollectorError.deviceEnrolled(CollectorMessages.deviceEnrolled(id: deviceID, name: enrolled))
+            }
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM device WHERE name = ? AND revoked_ns IS NULL AND id <> ?", arguments: [name, deviceID]) == true {
                 throw CollectorError.codeRefused("Another device was enrolled as '\(name)' since this code was made. Ask for a new code.")
             }
             try db.execute(sql: "UPDATE enrolment_code SET used_ns = ?, device_id = ? WHERE code_sha256 = ?", arguments: [now, deviceID, codeSHA256])
-            // A device enrolling again (a lost key, a re-flashed card) keeps its UUID and its sessions.
+            // A revoked device enrolling again (a lost key, a re-flashed card) keeps its UUID and its sessions.
             try db.execute(sql: """
                 INSERT INTO device (id, name, participant, board, software_version, key_sha256, enrolled_ns)
                 VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -25,7 +25,7 @@ enum CollectorHTTP {
         switch code {
         case .keyRefused: status = .unauthorized
         case .codeRefused: status = .forbidden
-        case .protocolMismatch: status = .conflict
+        case .protocolMismatch, .deviceEnrolled: status = .conflict
         case .batchTooLarge: status = .contentTooLarge
         case .invalidBatch: status = .unprocessableContent
         case .collectorFull: status = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")

@@ -14,6 +14,9 @@ public enum CollectorError: Error, Sendable, CustomStringConvertible, Equatable 
     case batchTooLarge(String)
     /// The other end speaks another protocol version (409 `protocol_mismatch`).
     case protocolMismatch(String)
+    /// A code redeemed by a device ID that is enrolled and not revoked (409 `device_enrolled`): one
+    /// row per physical device, so the enrolled one is never renamed or re-keyed by another.
+    case deviceEnrolled(String)
     /// The store is full or read-only (507 `collector_full`).
     case full(String)
     /// A value given by a person was refused (a name, a setting, an expiry).
@@ -30,7 +33,7 @@ public enum CollectorError: Error, Sendable, CustomStringConvertible, Equatable 
     public var description: String {
         switch self {
         case .codeRefused(let text), .keyRefused(let text), .invalidBatch(let text), .batchTooLarge(let text),
-             .protocolMismatch(let text), .full(let text), .invalidValue(let text), .unknownDevice(let text),
+             .protocolMismatch(let text), .deviceEnrolled(let text), .full(let text), .invalidValue(let text), .unknownDevice(let text),
              .unreachable(let text), .schemaMismatch(let text), .database(let text):
             return text
         }
@@ -44,6 +47,7 @@ public enum CollectorError: Error, Sendable, CustomStringConvertible, Equatable 
         case .invalidBatch: return .invalidBatch
         case .batchTooLarge: return .batchTooLarge
         case .protocolMismatch: return .protocolMismatch
+        case .deviceEnrolled: return .deviceEnrolled
         case .full: return .collectorFull
         default: return nil
         }

@@ -19,7 +19,9 @@ public protocol CollectorStore: Sendable {
     /// enrolled device that is not revoked, or by a pending code that has not expired.
     func addEnrolment(_ enrolment: PendingEnrolment, nowUnixNanoseconds: Int64) async throws
     /// Spends a code: one transaction that checks it is unused and unexpired, marks it used, and
-    /// enrols (or re-enrols, with a new key) the device. Throws `codeRefused` otherwise.
+    /// enrols the device (or re-enrols a revoked one, with a new key, keeping its sessions). Throws
+    /// `codeRefused` for a bad code, and `deviceEnrolled` — the code unspent, the device untouched —
+    /// when the ID is enrolled and not revoked: one row per physical device.
     func redeemEnrolment(codeSHA256: String, request: EnrolmentRequest, keySHA256: String, nowUnixNanoseconds: Int64) async throws -> CollectorDevice
     /// The device a key belongs to (revoked devices too; the caller refuses those).
     func device(keySHA256: String) async throws -> CollectorDevice?
