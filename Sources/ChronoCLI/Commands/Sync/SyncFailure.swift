@@ -22,6 +22,12 @@ struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case notACollector = "not_a_collector"
         /// `https://`: the TLS handshake failed (an untrusted or mismatched certificate, no TLS there).
         case tlsFailed = "tls_failed"
+        /// 409 at enrolment: the collector has this device ID enrolled already (a copied data
+        /// directory, or the device itself enrolling again without being revoked).
+        case deviceEnrolled = "device_enrolled"
+        /// The data directory's device ID is bound to another machine: it was copied, and this machine
+        /// does not push as the device it came from.
+        case copiedDataDirectory = "copied_data_directory"
     }
 
     var kind: Kind
@@ -38,6 +44,8 @@ struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case .refusedBatch: return "a session the collector will not take stays pending; report this with `chronoception sync status`"
         case .notACollector: return "check the URL points at `chronoception collector` (http://HOST:PORT)"
         case .tlsFailed: return "the collector's certificate must name the URL's host and be signed by a CA this device trusts (/etc/ssl/certs); or use http:// on a trusted network"
+        case .deviceEnrolled: return "if this data directory was copied from that device, enrol this machine as a new device: `chronoception sync add URL --code CODE --as-new-device`; if it is that device itself, revoke it on the collector first (`chronoception-collector revoke NAME`), then `sync add` again"
+        case .copiedDataDirectory: return "`chronoception sync add URL --code CODE` (a new code from `chronoception-collector enrol NAME`) enrols this machine as a new device, with a new device ID; the device it was copied from is not affected"
         }
     }
 
@@ -47,7 +55,7 @@ struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
     var status: ExitStatus {
         switch kind {
         case .noRoute: return .collectorUnreachable
-        case .keyRefused, .codeRefused: return .permission
+        case .keyRefused, .codeRefused, .deviceEnrolled, .copiedDataDirectory: return .permission
         case .collectorFull, .protocolMismatch, .refusedBatch, .notACollector, .tlsFailed: return .collectorRefused
         }
     }
@@ -67,6 +75,7 @@ struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case .keyRefused?: return SyncFailure(kind: .keyRefused, detail: "the collector refused this device's key\(said)")
         case .codeRefused?: return SyncFailure(kind: .codeRefused, detail: "the collector refused the enrolment code\(said)")
         case .protocolMismatch?: return SyncFailure(kind: .protocolMismatch, detail: "the collector speaks another protocol version\(said)")
+        case .deviceEnrolled?: return SyncFailure(kind: .deviceEnrolled, detail: "the collector refused the enrolment\(said)")
         case .collectorFull?: return SyncFailure(kind: .collectorFull, detail: "the collector cannot store anything\(said)")
         case .batchTooLarge?: return SyncFailure(kind: .refusedBatch, detail: "the collector refused a single session as too large\(said)")
         case .invalidBatch?: return SyncFailure(kind: .refusedBatch, detail: "the collector refused the batch as invalid\(said)")
