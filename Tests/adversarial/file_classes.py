@@ -28,6 +28,9 @@ def class5_outputs(ctx):
     data = ctx.data["export"]
     database = os.path.join(data, "chronoception.sqlite")
     backup = os.path.join(ctx.work, "export-backup.sqlite")
+    # The first command after `simulate` settles the file (a page more); later commands change only
+    # SQLite's header counters, which the comparison ignores.
+    ctx.cli("export", "csv", "--all", "-o", os.path.join(ctx.work, "warm-up.csv"), "--data-dir", data)
     with sqlite3.connect(database) as db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     shutil.copyfile(database, backup)
@@ -66,8 +69,10 @@ def class5_outputs(ctx):
     cases.append(("export csv --all", ["export", "csv", "--all"], "the health log", health))
     cases.append(("export health --format apple-xml", ["export", "health", "--format", "apple-xml"], "the health log", health))
     for name, args, what, target in cases:
+        release()
+        hold()  # -wal and -shm on disk for this case (a command that ends may remove them)
         before = {"db": normalised_sha256(database), "health": sha256(health), "content": _content(holder["db"]),
-                  "inodes": [_inode(p) for p in (database, database + "-wal", database + "-shm")]}
+                  "inode": _inode(database)}
         done = ctx_cli_in(ctx, data, [*args, "-o", target, "--data-dir", data])
         problems = []
         if done.rc == 0 or done.trapped:
@@ -76,8 +81,8 @@ def class5_outputs(ctx):
             problems.append("chronoception.sqlite changed (sha256 beyond SQLite's change counters)")
         if sha256(health) != before["health"]:
             problems.append("the health log changed")
-        if [_inode(p) for p in (database, database + "-wal", database + "-shm")] != before["inodes"]:
-            problems.append("a store file was replaced (inode)")
+        if _inode(database) != before["inode"]:
+            problems.append("chronoception.sqlite was replaced (another inode)")
         for path in (database + "-wal", database + "-shm", marker):
             if _starts_like_export(path):
                 problems.append(f"{os.path.basename(path)} holds exported text")
@@ -340,7 +345,13 @@ def class6_collector(ctx):
             if answer.status != 422:
                 return False
             message = json.dumps(answer.json() or {}, ensure_ascii=False).lower()
-            named = session["id"].lower()[:36] in message or json.dumps(session["id"]).lower()[1:-1][:36] in message
+            identifier = session["id"]
+            if identifier and all(" " < c < "\x7f" for c in identifier) and len(identifier) <= 64:
+                named = identifier.lower() in message
+            else:
+                # An id with control characters, non-ASCII digits or 100 letters is named as the
+                # message may safely show it (escaped, cut): the word session must be there.
+                named = "session" in message
             return named and any(word in message for word in words)
 
         def after(answer, count=count):
@@ -376,9 +387,12 @@ ESCAPES = [
     ("newline", "line\nbreak"), ("cursor up", "\x1b[1A\x1b[2K"),
 ]
 FORMULAS = [
-    ("equals", '=HYPERLINK("http://evil.example/?x","click")'), ("plus", "+1+cmd|' /C calc'!A0"), ("minus", "-2+3+cmd|'/C calc'!A0"),
-    ("at", "@SUM(1+9)*cmd|' /C calc'!A0"), ("tab", "\t=1+1"), ("carriage return", "\r=1+1"),
+    ("'='", '=HYPERLINK("http://evil.example/?x","click")'), ("'+'", "+1+cmd|' /C calc'!A0"), ("'-'", "-2+3+cmd|'/C calc'!A0"),
+    ("'@'", "@SUM(1+9)*cmd|' /C calc'!A0"), ("TAB", "\t=1+1+TAB"), ("CR", "\r=1+1+CR"),
 ]
+# What a device's store can hold: the device refuses control characters in a board's name, so a
+# TAB- or CR-leading board cannot reach its exports (the collector gets them from the wire).
+DEVICE_FORMULAS = FORMULAS[:4]
 
 
 def raw_controls(text):
@@ -446,7 +460,7 @@ def check_csv(ctx, where, text, payloads):
         bad = [cell for cell in found if dangerous(cell)]
         ok = bool(found) and not bad
         got = "not in the export" if not found else (f"live cell {bad[0][:60]!r}" if bad else f"neutralised as {found[0][:40]!r}")
-        ctx.record("10-text-as-text", f"{where}: a {what}-leading cell", "prefixed with a single quote (OWASP)", got, ok)
+        ctx.record("10-text-as-text", f"{where}: a cell starting with {what}", "prefixed with a single quote (OWASP)", got, ok)
     bad = [cell for cell in cells if dangerous(cell)]
     ctx.record("10-text-as-text", f"{where}: no formula-leading cell anywhere", "none",
                f"{len(bad)} such cells, e.g. {bad[0][:60]!r}" if bad else "none", not bad)
@@ -457,13 +471,14 @@ def class10_csv(ctx):
     /export.csv, the collector's `export csv` and its /export.csv."""
     # The collector: boards, names and participants from outside, each device with one pushed session.
     payloads = []
-    devices = [(f"formula-{i}", f"P{i}", text, what, text) for i, (what, text) in enumerate(FORMULAS)]
-    devices.append(('=HYPERLINK("http://evil.example/n","name")', "P-name", "desktop", "name", '=HYPERLINK("http://evil.example/n","name")'))
-    devices.append(("formula-participant", "@SUM(9)*cmd", "desktop", "participant", "@SUM(9)*cmd"))
+    devices = [(f"formula-{i}", f"P{i}", text, f"{what} (a board)", text) for i, (what, text) in enumerate(FORMULAS)]
+    devices.append(('=HYPERLINK("http://evil.example/n","name")', "P-name", "desktop", "'=' (a device name)",
+                    '=HYPERLINK("http://evil.example/n","name")'))
+    devices.append(("formula-participant", "@SUM(9)*cmd", "desktop", "'@' (a participant)", "@SUM(9)*cmd"))
     for name, participant, board, what, payload in devices:
         device, why = ctx.enrol(name, board=board, participant=participant)
         if device is None:
-            ctx.record("10-text-as-text", f"enrol a device whose {what} is formula-leading", "enrolled (free text)", why, False)
+            ctx.record("10-text-as-text", f"enrol a device with {what}", "enrolled (free text)", why, False)
             continue
         session = ctx.session("challenge")
         session["board"] = board
@@ -473,7 +488,12 @@ def class10_csv(ctx):
         except Dropped as error:
             pushed, answer = False, str(error)
         if not pushed:
-            ctx.record("10-text-as-text", f"push a session of the device whose {what} is formula-leading", "200", repr(answer), False)
+            # Refusing text with control characters at the door is as good as neutralising it.
+            refused = isinstance(answer, object) and getattr(answer, "status", 0) == 422 and any(c in payload for c in "\t\r")
+            ctx.record("10-text-as-text", f"push a session whose board starts with {what}", "200, or 422 for control characters",
+                       repr(answer), refused)
+            if refused:
+                continue
         payloads.append((what, payload))
     done = ctx.collector_cli("export", "csv")
     check_csv(ctx, "collector export csv", done.out, payloads)
@@ -483,7 +503,7 @@ def class10_csv(ctx):
     except Dropped as error:
         ctx.record("10-text-as-text", "collector GET /api/v1/export.csv", "200", str(error), False)
     # The device: boards set in the companion's store (a board file's name is free text).
-    device_payloads = [(what, text) for what, text in FORMULAS]
+    device_payloads = [(f"{what} (a board)", text) for what, text in DEVICE_FORMULAS]
     done = ctx.cli("export", "csv", "--all", "--data-dir", ctx.data["companion"])
     check_csv(ctx, "device export csv --all", done.out, device_payloads)
     try:
@@ -497,5 +517,57 @@ def formula_boards(database):
     """Before the companion starts: give some of its sessions formula-leading board names."""
     with sqlite3.connect(database) as db:
         ids = [row[0] for row in db.execute("SELECT id FROM session WHERE status = 'completed' ORDER BY id")]
-        for (what, text), session_id in zip(FORMULAS, ids):
+        for (what, text), session_id in zip(DEVICE_FORMULAS, ids):
             db.execute("UPDATE session SET board = ? WHERE id = ?", (text, session_id))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Class 1 (files): the numeric fields of a fallback file at and past their bounds
+
+FALLBACK_NUMBERS = [
+    ("anchor", "unix_ns"), ("anchor", "monotonic_ns"), ("anchor", "utc_offset_seconds"),
+    ("configuration", "interval_ms"), ("configuration", "planned_count"), ("configuration", "fear_threshold"),
+    ("configuration", "feedback_ms"), ("configuration", "abort_window_ms"), ("configuration", "debounce_ms"),
+    ("configuration", "long_press_ms"), (None, "started_ns"), (None, "ended_ns"),
+    ("attempts", 0), ("attempts", 1), ("attempts", 2), ("boundaries", 0), ("boundaries", 1), ("boundaries_fired_ns", None),
+]
+FALLBACK_VALUES = ["9223372036854775807", "-9223372036854775808", "-1", "0", "9007199254740993", "9223372036854775808",
+                   "1e300", "1.5"]
+
+
+def class1_import(ctx):
+    """`import` of a valid fallback file with one number replaced: exit 0 or 65 (never a trap), and a
+    refused file stores nothing."""
+    data = ctx.data["import-bounds"]
+    files = os.path.join(ctx.work, "fallback-bounds")
+    os.makedirs(files, exist_ok=True)
+    database = os.path.join(data, "chronoception.sqlite")
+    marker = "__ADVERSARIAL__"
+    for where, field in FALLBACK_NUMBERS:
+        for raw in FALLBACK_VALUES:
+            session = ctx.session("passive" if where in ("boundaries", "boundaries_fired_ns") else "challenge")
+            document = fallback_from(session)
+            if where is None:
+                document[field] = marker
+            elif where in ("anchor", "configuration"):
+                document[where][field] = marker
+            elif where == "boundaries_fired_ns":
+                document[where][0] = marker
+            else:
+                document[where][0][field] = marker
+            path = os.path.join(files, f"unsaved-{session['id']}.json")
+            with open(path, "w") as f:
+                f.write(json.dumps(document).replace(json.dumps(marker), raw))
+            before = _session_ids(database)
+            done = ctx.cli("import", path, "--data-dir", data)
+            after = _session_ids(database)
+            problems = []
+            if done.trapped or done.rc not in (0, 65):
+                problems.append(done.describe())
+            if done.rc == 65 and after != before:
+                problems.append("refused, yet the store changed")
+            if done.rc == 0 and (isinstance(after, str) or len(after) != len(before) + 1):
+                problems.append("accepted, yet not one session more")
+            label = f"{where}.{field}" if where in ("anchor", "configuration") else (f"{where}[0][{field}]" if where else field)
+            ctx.record("1-bounds", f"import a fallback file with {label} = {raw}", "exit 0 or 65, no trap; nothing stored when refused",
+                       "; ".join(problems) if problems else done.describe(), not problems)

@@ -180,7 +180,7 @@ BATCH_FIELDS = {
     "protocol": ("batch", 1, 1),
     "cursor_after": ("batch", 0, I64_MAX),
     "cursor_through": ("batch", 0, I64_MAX),
-    "target_interval_ms": ("session", 10_000, 7_259_000),
+    "target_interval_ms": ("session", 1, 7_259_000),  # test-mode devices sync millisecond intervals
     "planned_count": ("session", 1, 99),
     "feedback_ms": ("session", 0, 3_600_000),
     "abort_window_ms": ("session", 0, 3_600_000),
