@@ -59,6 +59,8 @@ struct DaemonPairingAPITests {
         let shown = (status.json["device"] as? [String: Any])?["pairing_request"] as? [String: Any]
         #expect(shown?["name"] as? String == "Anna's phone")
         #expect(shown?["address"] as? String == "unix-socket")
+        let follow = FollowLine.text(event: "state", try #require(status.json["device"] as? [String: Any]))
+        #expect(follow?.hasSuffix(#" · pairing request from "Anna's phone" at unix-socket (hold the button while idle to approve)"#) == true, "\(follow ?? "")")
         // The state file says it too, and `status` in words.
         let fileText = try #require(stateFile.read())
         let object = try #require(try JSONSerialization.jsonObject(with: Data(fileText.utf8)) as? [String: Any])

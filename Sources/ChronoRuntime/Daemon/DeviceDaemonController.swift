@@ -216,7 +216,7 @@ public final class DeviceDaemonController: LoopController {
         let browsing = menu?.state != .idle
         return [
             .vibrate(PlannedVibration(pattern: cue.pattern, label: .cue(cue), due: now)),
-            .console("Pairing request from \(Self.describe(entry.requester)): to approve, hold the button (\(pressHint)) for \(DurationText.format(magnitudeOf: snapshot.defaults.gestures.longPress))\(browsing ? " once the menu is back in idle" : "") within \(left) (while it waits, a long press in idle approves instead of browsing presets; a tap still starts a session). Do nothing to refuse."),
+            .console("Pairing request from \(Self.describe(entry.requester)): to approve, hold the button (\(pressHint)) for \(Self.holdText(snapshot.defaults.gestures.longPress))\(browsing ? " once the menu is back in idle" : "") within \(left) (while it waits, a long press in idle approves instead of browsing presets; a tap still starts a session). Do nothing to refuse."),
         ]
     }
 
@@ -246,6 +246,13 @@ public final class DeviceDaemonController: LoopController {
         actions += showPairing(at: now)
         actions.append(.state(currentState()))
         return actions
+    }
+
+    /// The long-press threshold in seconds with its fraction (`1.5s`): the whole-second display rule
+    /// would round it to a hold that is not long enough.
+    static func holdText(_ span: TimeSpan) -> String {
+        let tenths = (span.nanoseconds + 99_999_999) / 100_000_000
+        return tenths % 10 == 0 ? "\(tenths / 10)s" : "\(tenths / 10).\(tenths % 10)s"
     }
 
     /// `"NAME" at ADDRESS`, as every line about a request says it.

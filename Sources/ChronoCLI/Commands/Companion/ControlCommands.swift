@@ -100,6 +100,10 @@ enum FollowLine {
             if let attempt = string("attempt"), let count = string("attempt_count") { parts.append("attempt \(attempt) of \(count)") }
             if let done = string("repetitions_done"), let count = string("repetition_count") { parts.append("boundary \(done) of \(count)") }
             if let offered = string("offered_preset") { parts.append("offered \(offered)") }
+            if let request = object["pairing_request"] as? [String: Any], let name = request["name"] as? String,
+               let address = request["address"] as? String {
+                parts.append("pairing request from \"\(name)\" at \(address) (hold the button while idle to approve)")
+            }
             return parts.joined(separator: " · ")
         case "feedback":
             guard let text = string("text") else { return nil }
