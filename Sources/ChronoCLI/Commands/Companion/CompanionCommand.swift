@@ -42,7 +42,7 @@ struct CompanionCommand: ParsableCommand {
                 try reportingFailures {
                     let keys = try store.openStore().apiKeys()
                     guard !keys.isEmpty else {
-                        print("No companion keys. Pair from a companion (the device's button approves), or `chronoception companion keys add NAME`.")
+                        print("No companion keys. Pair from a companion (a long press on the device approves it), or `chronoception companion keys add NAME`.")
                         return
                     }
                     for key in keys {
