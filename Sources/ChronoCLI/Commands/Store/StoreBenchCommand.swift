@@ -139,7 +139,13 @@ enum BenchmarkHistory {
             endedAt: mode.usesAttempts ? attempts.last!.tapMark : boundaries.last!.due,
             attempts: attempts, boundaries: boundaries, fearSoundEffective: mode == .fear, reason: nil)
         let anchor = WallClockAnchor(unixNanoseconds: startUnixNanoseconds, monotonic: .zero, utcOffsetSeconds: utcOffsetSeconds)
-        let id = "BENCH-\(label)-\(number)"
+        // A canonical UUID (the store refuses anything else): the label's FNV-1a hash, then the number.
+        let labelHash = label.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
+        func hex<T: BinaryInteger>(_ value: T, _ width: Int) -> String {
+            let digits = String(value, radix: 16, uppercase: true)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let id = "\(hex(labelHash, 8))-0000-4000-8000-\(hex(number, 12))"
         return SessionFinishRecord(sessionID: id, outcome: outcome, anchor: anchor, board: "bench",
                                    boundariesFired: boundaries.map(\.due), wallClockSynchronised: true)
     }
