@@ -22,6 +22,9 @@ class Context:
         self.reader_keys = {}        # collector, collector-b -> a reader key
         self.batch_template = None   # a batch `sync now` sent (captured), as parsed JSON
         self.batch_device = None     # (device id, device key, name) of the device the batch cases push as
+        self.batch_devices = {}      # collector-b, collector-pg -> such a device
+        self.databases = {}          # collector-pg -> its PostgreSQL URL (reachable inside srv)
+        self.postgres_dir = None     # the throwaway PostgreSQL cluster's directory
 
     # -- requests ------------------------------------------------------------------------------
     def target(self, server, origin):
@@ -71,6 +74,9 @@ class Context:
         return run(prefix + [self.binary, *arguments], self.env, stdin=stdin, timeout=timeout)
 
     def collector_cli(self, *arguments, timeout=60, server="collector"):
+        if server in self.databases:  # PostgreSQL listens on loopback inside srv
+            return run(self.hosts.exec_prefix("srv") + [self.collector_binary, *arguments, "--database", self.databases[server]],
+                       self.env, timeout=timeout)
         return run([self.collector_binary, *arguments, "--data-dir", self.data[server]], self.env, timeout=timeout)
 
     # -- sync ------------------------------------------------------------------------------------

@@ -78,18 +78,18 @@ def class1_device(ctx, server, document):
 COLLECTOR_PARAMETERS = [("/api/v1/sessions", "limit", 1, 10_000), ("/api/v1/sessions", "days", 1, 36_600)]
 
 
-def class1_collector_queries(ctx):
-    for origin, key in (("srv", None), ("c1", ctx.reader_keys["collector-b"])):
+def class1_collector_queries(ctx, server):
+    for origin, key in (("srv", None), ("c1", ctx.reader_keys[server])):
         where = "loopback" if origin == "srv" else "remote+reader key"
         for path, name, low, high in COLLECTOR_PARAMETERS:
             for value, verdict in generate.integer_values(low, high):
                 target = path + generate.query([(name, value)])
-                ctx.judge("1-bounds", "collector-b", f"{where} GET {target[:140]}", verdict_text(verdict, "GET"),
-                          lambda target=target: ctx.request("collector-b", origin, "GET", target, key=key),
+                ctx.judge("1-bounds", server, f"{where} GET {target[:140]}", verdict_text(verdict, "GET"),
+                          lambda target=target, origin=origin, key=key: ctx.request(server, origin, "GET", target, key=key),
                           verdict_accept(verdict, "GET"))
 
 
-def mutated_batch(ctx, field, raw):
+def mutated_batch(ctx, field, raw, device=None):
     """The batch's JSON text with FIELD set to the raw JSON text RAW (in its first session, attempt,
     boundary or preference), everything else as `sync now` sent it."""
     where = generate.BATCH_FIELDS[field][0]
@@ -99,7 +99,7 @@ def mutated_batch(ctx, field, raw):
     else:
         session = ctx.session("challenge")
     preferences = [{"key": "default-attempts", "value": "5", "clock": 1, "origin": "device"}]
-    batch = ctx.batch([session], preferences)
+    batch = ctx.batch([session], preferences, device=device)
     name = field.split(".")[-1]
     if where == "batch":
         batch[name] = marker
@@ -114,23 +114,24 @@ def mutated_batch(ctx, field, raw):
     return json.dumps(batch).replace(json.dumps(marker), raw), session["id"]
 
 
-def class1_batch(ctx):
+def class1_batch(ctx, server):
     """Every numeric field of a valid batch at and past its bounds; after a preference clock case,
     `collector preferences set` for the device must not trap either (it did at clock 2^63-1)."""
-    name = ctx.batch_device[2]
+    device = ctx.batch_devices[server]
+    name = device[2]
     for field in generate.BATCH_FIELDS:
         for raw, verdict in generate.batch_values(field):
-            body, _ = mutated_batch(ctx, field, raw)
+            body, _ = mutated_batch(ctx, field, raw, device)
             description = f"remote POST /api/v1/sync/batches {field}={raw[:45]}"
             expected = {OUT: "4xx", ODD: "no 5xx", IN: "no 5xx"}[verdict]
             after = None
             if field == "preferences.clock":
                 def after(answer, raw=raw):
-                    done = ctx.collector_cli("preferences", "set", name, "default-attempts", "7", server="collector-b")
+                    done = ctx.collector_cli("preferences", "set", name, "default-attempts", "7", server=server)
                     if done.trapped or done.rc not in (0, 64, 65, 75, 76):
                         return f"then `collector preferences set {name} default-attempts 7`: {done.describe()}"
                     return None
-            ctx.judge("1-bounds", "collector-b", description, expected, lambda body=body: ctx.push(body),
+            ctx.judge("1-bounds", server, description, expected, lambda body=body: ctx.push(body, device=device, server=server),
                       verdict_accept(verdict, "POST"), after)
 
 
