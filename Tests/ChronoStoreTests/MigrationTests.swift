@@ -26,12 +26,12 @@ struct MigrationTests {
         defer { directory.remove() }
         do {
             let store = try ChronoStore.openForTest(directory)
-            try store.recordSessionFinished(Sample.finish("S1", Sample.attempts(.challenge, [61.5, 58.25])), nowUnixNanoseconds: Sample.now)
+            try store.recordSessionFinished(Sample.finish(sid("S1"), Sample.attempts(.challenge, [61.5, 58.25])), nowUnixNanoseconds: Sample.now)
             try store.setSetting(.defaultAttempts, to: "3", nowUnixSeconds: 1)
         }
         let reopened = try ChronoStore.openForTest(directory)
-        #expect(try reopened.appliedMigrations() == ["api-keys-v1", "progress-tally-v1", "sync-v1", "v1"])
-        let session = try reopened.session(id: "S1")
+        #expect(try reopened.appliedMigrations() == StoreSchema.migrator.migrations.sorted())
+        let session = try reopened.session(id: sid("S1"))
         #expect(session.outcome.attempts.map(\.tapMark) == Sample.attempts(.challenge, [61.5, 58.25]).attempts.map(\.tapMark))
         #expect(try reopened.settings().defaultAttempts == 3)
         #expect(try reopened.integrityCheck() == ["ok"])

@@ -1,7 +1,8 @@
+import ChronoCore
 import ChronoAPI
 
 /// One-time enrolment codes and device keys: made from the kernel's CSPRNG, stored by SHA-256 only
-/// (`ChronoAPI.SHA256`, the device API's own digest), compared by digest.
+/// (`ChronoCore.SHA256`, the device API's own digest), compared by digest.
 public enum CollectorCredentials {
     /// Crockford's base32 alphabet: no I, L, O or U, so a code read aloud or copied by hand survives.
     static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
@@ -46,9 +47,8 @@ public enum CollectorCredentials {
 
     /// 8-4-4-4-12 hexadecimal digits.
     public static func isUUID(_ text: String) -> Bool {
-        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }
-        return groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+        // ASCII hex only (the core's one UUID rule): `Character.isHexDigit` also takes fullwidth digits.
+        CanonicalUUID(text) != nil
     }
 
     /// A device or key name: 1 to 64 printable characters.

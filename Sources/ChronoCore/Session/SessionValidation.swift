@@ -16,6 +16,12 @@ public enum SessionValidation {
 
     /// `record` with its id in canonical form, or the first rule it breaks.
     public static func validated(_ record: SessionFinishRecord) throws(SessionRuleViolation) -> SessionFinishRecord {
+        try validated(record, firings: record.boundariesFired.map { Optional($0) })
+    }
+
+    /// The same, for a session whose boundaries' firing instants are known one by one (a stored or
+    /// synced session: nil where a firing was not measured); `record.boundariesFired` is not read.
+    public static func validated(_ record: SessionFinishRecord, firings: [MonotonicInstant?]) throws(SessionRuleViolation) -> SessionFinishRecord {
         let id = record.sessionID
         func broken(_ rule: SessionRule, _ detail: String) -> SessionRuleViolation {
             SessionRuleViolation(sessionID: String(id.prefix(64)), rule: rule, detail: detail)
@@ -25,9 +31,9 @@ public enum SessionValidation {
         if let reason = record.outcome.reason, reason.count > maximumReasonLength {
             throw broken(.text, "the reason is \(reason.count) characters long; at most \(maximumReasonLength)")
         }
-        try checkTimes(record, broken)
+        try checkTimes(record, firings: firings, broken)
         try checkAttempts(record.outcome, broken)
-        try checkBoundaries(record, broken)
+        try checkBoundaries(record, firings: firings, broken)
         var checked = record
         checked.sessionID = canonical.text
         return checked
@@ -42,7 +48,7 @@ public enum SessionValidation {
         }
     }
 
-    private static func checkTimes(_ record: SessionFinishRecord, _ broken: (SessionRule, String) -> SessionRuleViolation) throws(SessionRuleViolation) {
+    private static func checkTimes(_ record: SessionFinishRecord, firings: [MonotonicInstant?], _ broken: (SessionRule, String) -> SessionRuleViolation) throws(SessionRuleViolation) {
         let anchor = record.anchor, outcome = record.outcome
         guard TimeLimits.isAcceptedWallClock(unixNanoseconds: anchor.unixNanoseconds) else {
             throw broken(.time, "the anchor's wall clock \(anchor.unixNanoseconds) ns is outside \(TimeLimits.wallClockRangeText)")
@@ -53,7 +59,7 @@ public enum SessionValidation {
         let marks = [("the anchor's monotonic mark", anchor.monotonic), ("the start", outcome.startedAt), ("the end", outcome.endedAt)]
             + outcome.attempts.flatMap { [("attempt \($0.index)'s start", $0.startMark), ("attempt \($0.index)'s tap", $0.tapMark)] }
             + outcome.boundaries.map { ("boundary \($0.index)'s due time", $0.due) }
-            + record.boundariesFired.enumerated().map { ("boundary \($0.offset + 1)'s firing", $0.element) }
+            + firings.enumerated().compactMap { position, fired in fired.map { ("boundary \(position + 1)'s firing", $0) } }
         for (name, mark) in marks where !TimeLimits.isAcceptedMonotonic(nanoseconds: mark.nanoseconds) {
             throw broken(.time, "\(name) (\(mark.nanoseconds) ns) is outside 0 to \(TimeLimits.maximumMonotonicNanoseconds) ns")
         }
@@ -90,16 +96,16 @@ public enum SessionValidation {
         }
     }
 
-    private static func checkBoundaries(_ record: SessionFinishRecord, _ broken: (SessionRule, String) -> SessionRuleViolation) throws(SessionRuleViolation) {
+    private static func checkBoundaries(_ record: SessionFinishRecord, firings: [MonotonicInstant?], _ broken: (SessionRule, String) -> SessionRuleViolation) throws(SessionRuleViolation) {
         let outcome = record.outcome, configuration = outcome.configuration
-        guard !configuration.mode.usesAttempts || (outcome.boundaries.isEmpty && record.boundariesFired.isEmpty) else {
+        guard !configuration.mode.usesAttempts || (outcome.boundaries.isEmpty && firings.allSatisfy { $0 == nil }) else {
             throw broken(.shape, "a \(configuration.mode.rawValue) session has passive boundaries")
         }
         guard outcome.boundaries.count <= configuration.plannedCount else {
             throw broken(.shape, "\(outcome.boundaries.count) boundaries, more than the \(configuration.plannedCount) repetitions planned")
         }
-        guard record.boundariesFired.count <= outcome.boundaries.count else {
-            throw broken(.shape, "\(record.boundariesFired.count) boundary firings for \(outcome.boundaries.count) boundaries")
+        guard firings.count <= outcome.boundaries.count else {
+            throw broken(.shape, "\(firings.count) boundary firings for \(outcome.boundaries.count) boundaries")
         }
         if !configuration.mode.usesAttempts, outcome.status == .completed, outcome.boundaries.isEmpty {
             throw broken(.shape, "a completed passive session has no boundary")
@@ -114,7 +120,7 @@ public enum SessionValidation {
                 throw broken(.order, "boundary \(boundary.index) is due at \(boundary.due.nanoseconds) ns, not \(boundary.index) intervals after the start (\(due.nanoseconds) ns)")
             }
             guard boundary.due <= outcome.endedAt else { throw broken(.order, "boundary \(boundary.index) is due after the session ended") }
-            if position < record.boundariesFired.count, record.boundariesFired[position] < boundary.due {
+            if position < firings.count, let fired = firings[position], fired < boundary.due {
                 throw broken(.order, "boundary \(boundary.index) fired before it was due")
             }
         }

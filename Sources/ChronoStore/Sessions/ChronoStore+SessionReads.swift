@@ -74,7 +74,7 @@ extension ChronoStore {
             boundaries: sortedBoundaries.map { PassiveBoundary(index: $0.0, due: MonotonicInstant(nanoseconds: $0.1)) },
             fearSoundEffective: (row["fear_sound_effective"] as Bool?) ?? false,
             reason: row["reason"],
-            timingLateness: timingLate.map(TimeSpan.init(nanoseconds:)))
+            timingLateness: Self.timingLateness(timingLate))
         let sessionID: String = row["id"]
         let anchor = WallClockAnchor(unixNanoseconds: row["anchor_unix_ns"], monotonic: MonotonicInstant(nanoseconds: row["anchor_mono_ns"]),
                                      utcOffsetSeconds: row["utc_offset_seconds"])
@@ -83,9 +83,8 @@ extension ChronoStore {
         if status != "running" {
             // The same rules the row met when it was saved: a row damaged or edited since is reported
             // as damage, never computed with.
-            let record = SessionFinishRecord(sessionID: sessionID, outcome: outcome, anchor: anchor, board: board,
-                                             boundariesFired: Array(fired.prefix { $0 != nil }.compactMap { $0 }))
-            do { _ = try SessionValidation.validated(record) } catch {
+            let record = SessionFinishRecord(sessionID: sessionID, outcome: outcome, anchor: anchor, board: board)
+            do { _ = try SessionValidation.validated(record, firings: fired) } catch {
                 throw StoredValueCheck.OutOfRange(description: error.description)
             }
         }
