@@ -53,7 +53,10 @@ class Context:
         except Dropped as error:
             answer, got, ok = None, f"dropped: {error}", False
         if after is not None and ok:
-            extra = after(answer)
+            try:
+                extra = after(answer)
+            except Dropped as error:
+                extra = f"the check after it was dropped ({error})"
             if extra:
                 ok, got = False, f"{got}; {extra}"
         alive, detail = instance.alive()

@@ -151,14 +151,16 @@ LOCAL_HOSTS = ["127.0.0.1", "127.0.0.1:8737", "localhost", "localhost:8737", "[:
 
 
 def class2_hosts(ctx):
-    """From loopback: a Host that is not literally loopback is remote (401 on the device's POST /keys
-    and the collector's export); the literal loopback names stay local. Also a second Host header and
-    none at all."""
-    for server in ("daemon", "companion", "collector"):
-        if server == "collector":
-            method, path, body, local_ok = "GET", "/api/v1/export.csv", None, (200, 200)
-        else:
-            method, path, body, local_ok = "POST", "/api/v1/keys", {"name": "host-check"}, (200, 201)
+    """From loopback: a Host that is not literally loopback is remote (401 on the device's local-only
+    POST /keys and /login-links, on the collector's export and device list); the literal loopback
+    names stay local. Also a second Host header, none at all, and an absolute-form target."""
+    routes = [("daemon", "POST", "/api/v1/keys", {"name": "host-check"}, (200, 201)),
+              ("daemon", "POST", "/api/v1/login-links", {}, (200, 201)),
+              ("companion", "POST", "/api/v1/keys", {"name": "host-check"}, (200, 201)),
+              ("companion", "POST", "/api/v1/login-links", {}, (200, 201)),
+              ("collector", "GET", "/api/v1/export.csv", None, (200, 200)),
+              ("collector", "GET", "/api/v1/devices", None, (200, 200))]
+    for server, method, path, body, local_ok in routes:
         for host in REMOTE_HOSTS:
             ctx.judge("2-host", server, f"loopback {method} {path} Host: {host!r}", "401 (treated as remote)",
                       lambda host=host: ctx.request(server, "srv", method, path, body=body, host_header=host),

@@ -67,10 +67,12 @@ public struct ProgressReport: Hashable, Sendable {
         public var fearSoundEffective: Bool?
         /// The health-log ledger: `written`, `owed`, `skipped`, or nil for a running session.
         public var healthLog: String?
+        /// The timing flag (`SessionOutcome.timingLateness`): nil when every mark began on time.
+        public var timingLateness: TimeSpan?
 
         public init(sessionID: String, mode: SessionMode, interval: TrainingInterval, status: String, startedAt: WallTime,
                     plannedCount: Int, doneCount: Int, timeAcuityScore: Int?, meanAbsErrorSeconds: Double?,
-                    meanSignedErrorSeconds: Double?, fearSoundEffective: Bool?, healthLog: String?) {
+                    meanSignedErrorSeconds: Double?, fearSoundEffective: Bool?, healthLog: String?, timingLateness: TimeSpan? = nil) {
             self.sessionID = sessionID
             self.mode = mode
             self.interval = interval
@@ -83,6 +85,7 @@ public struct ProgressReport: Hashable, Sendable {
             self.meanSignedErrorSeconds = meanSignedErrorSeconds
             self.fearSoundEffective = fearSoundEffective
             self.healthLog = healthLog
+            self.timingLateness = timingLateness
         }
     }
 

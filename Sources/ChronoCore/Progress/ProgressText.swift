@@ -85,6 +85,16 @@ public enum ProgressText {
     }
 
     static func resultText(_ session: ProgressReport.SessionLine) -> String {
+        countsText(session) + (session.timingLateness.map { ", " + lateText($0) } ?? "")
+    }
+
+    /// The timing flag in words: "a mark 1501 ms late" (whole milliseconds, rounded up, so a flagged
+    /// session never reads as within the 50 ms tolerance).
+    public static func lateText(_ lateness: TimeSpan) -> String {
+        "a mark \(Int(CueTiming.milliseconds(lateness).rounded(.up))) ms late"
+    }
+
+    static func countsText(_ session: ProgressReport.SessionLine) -> String {
         if session.mode.usesAttempts {
             guard let score = session.timeAcuityScore, session.doneCount > 0 else {
                 return "\(session.doneCount)/\(session.plannedCount) attempts"

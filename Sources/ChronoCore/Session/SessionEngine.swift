@@ -11,12 +11,19 @@
 /// - Fear plays the aversive sound after an attempt with `abs_percent_error >= threshold`, when sound
 ///   is audible; `fear_sound_effective` is false if it was not audible at the start or was lost;
 /// - Passive boundary k is due at `start + k × interval` exactly; a long press ends the session.
+/// - A cue that marks time keeps the instant it really began, as the loop reports it (`cueBegan`): a
+///   Passive boundary's firing, an auto-started attempt's start mark. Deadlines stay absolute; a cue
+///   later than `CueTiming.tolerance` sets the outcome's `timingLateness`.
 public struct SessionEngine: Hashable, Sendable {
     public let configuration: SessionConfiguration
     public let startedAt: MonotonicInstant
     public private(set) var phase: SessionPhase
     public private(set) var attempts: [AttemptMeasurement] = []
     public private(set) var boundaries: [PassiveBoundary] = []
+    /// When each boundary's pattern really began, by position beside `boundaries` (nil: not reported).
+    public private(set) var boundariesFired: [MonotonicInstant?] = []
+    /// The timing flag so far (`SessionOutcome.timingLateness`).
+    public private(set) var timingLateness: TimeSpan?
     public private(set) var fearSoundEffective: Bool
     public private(set) var outcome: SessionOutcome?
     /// When a discard request is open, the instant it lapses.
@@ -26,6 +33,26 @@ public struct SessionEngine: Hashable, Sendable {
     private var soundAudible: Bool
     private var motorFreeAt: MonotonicInstant
     private var began = false
+    /// The instant each boundary's pattern was asked for (its `.motor` effect), by position: how a
+    /// reported beginning is matched to its boundary.
+    private var boundaryCueDue: [MonotonicInstant] = []
+    /// An auto-started attempt whose start cue has not been reported yet.
+    private var startCueAwaited: AwaitedStartCue?
+    /// Beginnings reported before the engine reached their step (the loop starts a predicted cue
+    /// early by the motor's onset latency, or at the same wake-up before feeding the deadline): the
+    /// latest per label, taken when the step asks for that cue.
+    private var reportedEarly: [VibrationLabel: ReportedBeginning] = [:]
+
+    private struct AwaitedStartCue: Hashable, Sendable {
+        var attempt: Int
+        var cueDue: MonotonicInstant
+        var deadline: MonotonicInstant
+    }
+
+    private struct ReportedBeginning: Hashable, Sendable {
+        var due: MonotonicInstant
+        var began: MonotonicInstant
+    }
 
     /// The pause the engine keeps between two vibrations so that they are felt as two.
     public static let patternSeparation = TimeSpan.milliseconds(150)
@@ -112,6 +139,48 @@ public struct SessionEngine: Hashable, Sendable {
         return effects + [vibrate(.discarded, at: now)] + finish(.aborted, endedAt: now, reason: reason, at: now)
     }
 
+    /// The loop reports that a vibration it was asked for really began at `began` (`due` is the instant
+    /// of its `.motor` effect). For the cues that mark time the engine keeps that instant: a Passive
+    /// boundary's firing; the start mark of an attempt that started by itself (the person counts from
+    /// the cue they feel, so a cue delayed by a stall must not lengthen their attempt). Either, later
+    /// than `CueTiming.tolerance` past its deadline, sets `timingLateness`. Other cues are ignored, as
+    /// is anything reported after the session finished.
+    public mutating func cueBegan(_ label: VibrationLabel, due: MonotonicInstant, at began: MonotonicInstant) {
+        guard outcome == nil else { return }
+        if label == .passiveBoundary, configuration.mode == .passive {
+            if let position = boundaryCueDue.lastIndex(of: due), boundariesFired[position] == nil {
+                recordBoundary(at: position, began: began)
+            } else {
+                reportedEarly[label] = ReportedBeginning(due: due, began: began)
+            }
+        } else if label == .cue(.start), configuration.mode.usesAttempts, configuration.timing.autoStartNextAttempt {
+            if let awaited = startCueAwaited, awaited.cueDue == due,
+               case .attemptRunning(let attempt, let mark) = phase, attempt == awaited.attempt {
+                startCueAwaited = nil
+                phase = .attemptRunning(attempt: attempt, startMark: max(mark, began))
+                flag(due: awaited.deadline, began: began)
+            } else {
+                reportedEarly[label] = ReportedBeginning(due: due, began: began)
+            }
+        }
+    }
+
+    /// The beginning reported early for the cue `label` asked for at `due`, if any (taken once).
+    private mutating func takeReportedEarly(_ label: VibrationLabel, due: MonotonicInstant) -> MonotonicInstant? {
+        guard let reported = reportedEarly[label], reported.due == due else { return nil }
+        reportedEarly[label] = nil
+        return reported.began
+    }
+
+    private mutating func recordBoundary(at position: Int, began: MonotonicInstant) {
+        boundariesFired[position] = began
+        flag(due: boundaries[position].due, began: began)
+    }
+
+    private mutating func flag(due: MonotonicInstant, began: MonotonicInstant) {
+        timingLateness = CueTiming.worse(timingLateness, CueTiming.lateness(due: due, began: began))
+    }
+
     /// Handles every deadline at or before `now`, each at its own instant, in time order.
     private mutating func advance(to now: MonotonicInstant) -> [SessionEffect] {
         var effects: [SessionEffect] = []
@@ -131,7 +200,7 @@ public struct SessionEngine: Hashable, Sendable {
         switch phase {
         case .feedbackFlash(let attempt, let until) where until <= now:
             if configuration.timing.autoStartNextAttempt {
-                effects += startAttempt(attempt + 1, mark: until, at: until)
+                effects += startAttempt(attempt + 1, mark: until, at: until, markedByCue: true)
             } else {
                 phase = .waitingForStart(attempt: attempt + 1)
                 acceptPressesFrom = until
@@ -205,12 +274,26 @@ public struct SessionEngine: Hashable, Sendable {
         return [.abortRequested(until: until, at: now), vibrate(.abortConfirm, at: now)]
     }
 
-    private mutating func startAttempt(_ attempt: Int, mark: MonotonicInstant, at now: MonotonicInstant) -> [SessionEffect] {
+    /// - Parameter markedByCue: the attempt starts by itself at a deadline (`mark`): its start cue
+    ///   is what the person counts from, so the mark becomes the instant that cue really began once
+    ///   the loop reports it (never earlier than the deadline).
+    private mutating func startAttempt(_ attempt: Int, mark: MonotonicInstant, at now: MonotonicInstant,
+                                       markedByCue: Bool = false) -> [SessionEffect] {
+        let cue = vibrate(.start, at: now)
+        var mark = mark
+        if markedByCue, case .motor(_, _, let cueDue) = cue {
+            if let began = takeReportedEarly(.cue(.start), due: cueDue) {
+                flag(due: mark, began: began)
+                mark = max(mark, began)
+            } else {
+                startCueAwaited = AwaitedStartCue(attempt: attempt, cueDue: cueDue, deadline: mark)
+            }
+        }
         phase = .attemptRunning(attempt: attempt, startMark: mark)
         return [
             .attemptStarted(attempt: attempt, startMark: mark, at: now),
             .phaseChanged(phase, at: now),
-            vibrate(.start, at: now),
+            cue,
         ]
     }
 
@@ -239,10 +322,13 @@ public struct SessionEngine: Hashable, Sendable {
     private mutating func reachBoundary(_ index: Int, due: MonotonicInstant) -> [SessionEffect] {
         let boundary = PassiveBoundary(index: index, due: due)
         boundaries.append(boundary)
-        var effects: [SessionEffect] = [
-            .boundaryReached(boundary),
-            vibrate(configuration.intervalPattern, label: .passiveBoundary, at: due),
-        ]
+        let cue = vibrate(configuration.intervalPattern, label: .passiveBoundary, at: due)
+        if case .motor(_, _, let cueDue) = cue {
+            boundaryCueDue.append(cueDue)
+            boundariesFired.append(nil)
+            if let began = takeReportedEarly(.passiveBoundary, due: cueDue) { recordBoundary(at: boundaries.count - 1, began: began) }
+        }
+        var effects: [SessionEffect] = [.boundaryReached(boundary), cue]
         if index >= configuration.plannedCount {
             effects += finish(.completed, endedAt: due, reason: nil, at: due)
         } else {
@@ -279,7 +365,8 @@ public struct SessionEngine: Hashable, Sendable {
         let finished = SessionOutcome(
             status: status, configuration: configuration, startedAt: startedAt, endedAt: endedAt,
             attempts: attempts, boundaries: boundaries,
-            fearSoundEffective: configuration.mode == .fear && fearSoundEffective, reason: reason)
+            fearSoundEffective: configuration.mode == .fear && fearSoundEffective, reason: reason,
+            timingLateness: timingLateness)
         outcome = finished
         effects.append(.phaseChanged(phase, at: now))
         effects.append(.finished(finished))

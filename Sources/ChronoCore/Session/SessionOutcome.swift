@@ -24,11 +24,16 @@ public struct SessionOutcome: Hashable, Sendable {
     public var fearSoundEffective: Bool
     /// For aborted and interrupted sessions: what happened, in words.
     public var reason: String?
+    /// The timing flag: the largest lateness of a cue that marks time (a Passive boundary, an
+    /// auto-started attempt's start cue) past its deadline, when beyond `CueTiming.tolerance`; nil
+    /// when every such cue the loop reported began within it. Set by the engine from the instants the loop
+    /// reports (`SessionEngine.cueBegan`), so a stall is recorded rather than silently absorbed.
+    public var timingLateness: TimeSpan?
 
     public init(
         status: SessionStatus, configuration: SessionConfiguration, startedAt: MonotonicInstant,
         endedAt: MonotonicInstant, attempts: [AttemptMeasurement], boundaries: [PassiveBoundary],
-        fearSoundEffective: Bool, reason: String?
+        fearSoundEffective: Bool, reason: String?, timingLateness: TimeSpan? = nil
     ) {
         self.status = status
         self.configuration = configuration
@@ -38,6 +43,7 @@ public struct SessionOutcome: Hashable, Sendable {
         self.boundaries = boundaries
         self.fearSoundEffective = fearSoundEffective
         self.reason = reason
+        self.timingLateness = timingLateness
     }
 
     public var mode: SessionMode { configuration.mode }

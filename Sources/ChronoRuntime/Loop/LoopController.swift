@@ -34,7 +34,9 @@ public protocol LoopController: AnyObject {
     /// The vibrations the controller will ask for when `nextDeadline` is handled, if nothing else happens
     /// first — so the loop can start them early by the motor's onset latency. Must not change state.
     func predictedVibrations() -> [PlannedVibration]
-    /// A vibration's first pulse was switched on at `firedAt` (the motor driver's call returned then).
+    /// A vibration's first pulse began at `firedAt`: the clock read on the loop thread right after the
+    /// motor driver's call returned, plus the board's onset latency (when the felt vibration began).
+    /// A vibration whose start a stall passed is played late, whole, and reported late.
     func vibrationStarted(_ vibration: PlannedVibration, firedAt: MonotonicInstant)
     /// The loop must stop (a signal, a quit key, a lost device): wind down now, reporting what happens
     /// to a running session.

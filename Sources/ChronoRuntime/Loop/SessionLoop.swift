@@ -233,7 +233,7 @@ public final class SessionLoop {
 
     private func applyMotor(now: MonotonicInstant) throws {
         for fired in try gate.apply(now: now) {
-            controller.vibrationStarted(fired.entry.vibration, firedAt: fired.firedAt)
+            controller.vibrationStarted(fired.entry.vibration, firedAt: fired.began)
         }
     }
 

@@ -8,8 +8,9 @@ import ChronoHardware
 /// - `switchOff()` is called on every way out of the loop (normal end, signal, thrown error) and
 ///   leaves the motor off even if the driver failed before.
 ///
-/// A pulse that ended entirely before the loop could act (a stall longer than the pulse) is skipped,
-/// never played late and never left on; the timing benchmark counts such deadlines as missed.
+/// A vibration whose start passed before the loop could act (a stall, a stopped process) starts when
+/// the loop acts, whole (`MotorPlan.startLateOnesWhole`), and is reported with the instant it really
+/// began: a late mark is recorded as late, never as on time and never dropped.
 ///
 /// Used on the loop thread only.
 final class MotorGate {
@@ -34,16 +35,19 @@ final class MotorGate {
     func predict(_ vibrations: [PlannedVibration], now: MonotonicInstant) { plan.predict(vibrations, now: now) }
 
     /// Brings the motor to the state the plan and the safety rules want at `now`; returns the vibrations
-    /// whose first pulse was switched on by this call (with the instant the driver was called).
-    func apply(now: MonotonicInstant) throws -> [(entry: MotorPlan.Entry, firedAt: MonotonicInstant)] {
+    /// whose first pulse was switched on by this call, each with the instant it began to be felt: the
+    /// clock read right after the driver call returned, plus the board's onset latency (the motor was
+    /// commanded that much early so that the felt start lands on time; on the desktop board it is 0).
+    func apply(now: MonotonicInstant) throws -> [(entry: MotorPlan.Entry, began: MonotonicInstant)] {
         if let until = lockedOutUntil, now >= until { lockedOutUntil = nil }
+        plan.startLateOnesWhole(at: now)
         var wantOn = plan.stretch(covering: now) != nil && lockedOutUntil == nil
         if isOn, wantOn, let since = onSince, now - since >= plan.safeMaximumOn {
             wantOn = false
             forcedStops += 1
             lockedOutUntil = plan.endOfRun(covering: now) ?? now
         }
-        var fired: [(entry: MotorPlan.Entry, firedAt: MonotonicInstant)] = []
+        var fired: [(entry: MotorPlan.Entry, began: MonotonicInstant)] = []
         if wantOn != isOn {
             try motor.set(on: wantOn)
             isOn = wantOn
@@ -53,8 +57,8 @@ final class MotorGate {
         // start passed while locked out counts as started too: it has had its turn.)
         let started = plan.markStarted(upTo: now)
         if !started.isEmpty {
-            let firedAt = MonotonicClock.now()
-            fired = started.map { ($0, firedAt) }
+            let began = MonotonicClock.now() + plan.onsetLatency
+            fired = started.map { ($0, began) }
         }
         plan.prune(before: now)
         return fired

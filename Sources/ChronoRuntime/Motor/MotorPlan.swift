@@ -35,6 +35,9 @@ public struct MotorPlan: Sendable {
         public var predicted: Bool
         /// Whether its first pulse has been commanded on.
         public var started: Bool
+        /// Started more than `CueTiming.tolerance` later than planned because the loop woke late
+        /// (`startLateOnesWhole`), or queued behind such a vibration: what comes next keeps clear of it.
+        public var late = false
     }
 
     public let onsetLatency: TimeSpan
@@ -100,6 +103,62 @@ public struct MotorPlan: Sendable {
         return end
     }
 
+    /// Vibrations that should have started before `now` and have not (the loop woke late: a stall, a
+    /// stopped process) start at `now`, whole: all their pulses move by the same amount, as for a
+    /// vibration asked for too late to start early. Never skipped, never clipped: a boundary's pattern
+    /// H(I) is only recognisable whole, and the instant it really begins is what the record keeps.
+    /// Several late ones (a stall longer than an interval) play one after the other, `separation`
+    /// apart, so each is felt as itself.
+    public mutating func startLateOnesWhole(at now: MonotonicInstant) {
+        let late = entries.indices.filter { !entries[$0].started && entries[$0].commandStart < now }
+            .sorted { entries[$0].commandStart < entries[$1].commandStart }
+        for index in late {
+            let id = entries[index].id
+            let start = clearOfLateOnes(from: now, span: span(of: id), except: id)
+            // Late in the record's sense (beyond `CueTiming.tolerance`), not an ordinary wake-up's
+            // microseconds: only then does what follows keep clear of it.
+            if start - entries[index].commandStart > CueTiming.tolerance { entries[index].late = true }
+            move(id, by: start - entries[index].commandStart)
+            entries[index].commandStart = start
+        }
+        if !late.isEmpty { stretches.sort { $0.start < $1.start } }
+    }
+
+    /// The pause kept between a late vibration and the next, so that the two are felt as two.
+    public static let separation = SessionEngine.patternSeparation
+
+    /// The first instant at or after `start` at which a vibration lasting `span` overlaps no late
+    /// vibration (with `separation` on either side).
+    private func clearOfLateOnes(from start: MonotonicInstant, span: TimeSpan, except id: Int) -> MonotonicInstant {
+        let lateIDs = Set(entries.filter { $0.late && $0.id != id }.map(\.id))
+        guard !lateIDs.isEmpty else { return start }
+        var candidate = start
+        var moved = true
+        while moved {
+            moved = false
+            for stretch in stretches where lateIDs.contains(stretch.vibrationID)
+                && stretch.start < candidate + span + Self.separation && stretch.end + Self.separation > candidate {
+                candidate = stretch.end + Self.separation
+                moved = true
+            }
+        }
+        return candidate
+    }
+
+    /// From the first stretch's start to the last one's end.
+    private func span(of id: Int) -> TimeSpan {
+        let own = stretches.filter { $0.vibrationID == id }
+        guard let first = own.map(\.start).min(), let last = own.map(\.end).max() else { return .zero }
+        return last - first
+    }
+
+    private mutating func move(_ id: Int, by shift: TimeSpan) {
+        for position in stretches.indices where stretches[position].vibrationID == id {
+            stretches[position].start = stretches[position].start + shift
+            stretches[position].end = stretches[position].end + shift
+        }
+    }
+
     /// Marks the vibrations whose first stretch starts at or before `instant` as started; returns those
     /// newly started.
     public mutating func markStarted(upTo instant: MonotonicInstant) -> [Entry] {
@@ -128,11 +187,14 @@ public struct MotorPlan: Sendable {
         guard !vibration.pulses.isEmpty else { return }
         let firstOffset = vibration.pulses.map(\.offset).min() ?? .zero
         let wanted = vibration.due + firstOffset - onsetLatency
-        let commandStart = max(wanted, now)
-        let shift = commandStart - (vibration.due + firstOffset)
         let id = nextID
         nextID += 1
-        entries.append(Entry(id: id, vibration: vibration, commandStart: commandStart, predicted: predicted, started: false))
+        let span = vibration.pulses.filter { $0.length > .zero }.map { $0.offset + min($0.length, safeMaximumOn) }.max().map { $0 - firstOffset } ?? .zero
+        // Never inside a vibration a stall made late: after it (then it is late too, and reported so).
+        let commandStart = clearOfLateOnes(from: max(wanted, now), span: span, except: id)
+        let shift = commandStart - (vibration.due + firstOffset)
+        entries.append(Entry(id: id, vibration: vibration, commandStart: commandStart, predicted: predicted, started: false,
+                             late: commandStart > max(wanted, now)))
         for pulse in vibration.pulses where pulse.length > .zero {
             let start = vibration.due + pulse.offset + shift
             stretches.append(Stretch(start: start, end: start + min(pulse.length, safeMaximumOn), vibrationID: id))

@@ -55,6 +55,9 @@ public final class JSONLinesRecorder: SessionRecorder {
                 return .object(entry)
             })))
         }
+        if let late = outcome.timingLateness {
+            members.append(("timing_late_ms", .double(CueTiming.milliseconds(late))))
+        }
         members += decision.jsonMembers
         return .object(members)
     }

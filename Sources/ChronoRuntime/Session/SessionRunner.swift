@@ -11,7 +11,6 @@ final class SessionRunner {
     let anchor: WallClockAnchor
     private(set) var engine: SessionEngine
     private let context: SessionContext
-    private var boundariesFired: [MonotonicInstant] = []
     private var lastFeedback: String?
     private var fearSound: String?
 
@@ -80,9 +79,10 @@ final class SessionRunner {
         }
     }
 
-    /// Passive boundaries are kept with the instant their pulse really started.
+    /// The engine keeps the instant a cue that marks time really began (a Passive boundary, an
+    /// auto-started attempt's start cue), matched by the instant it was asked for, never by order.
     func vibrationStarted(_ vibration: PlannedVibration, firedAt: MonotonicInstant) {
-        if vibration.label == .passiveBoundary { boundariesFired.append(firedAt) }
+        engine.cueBegan(vibration.label, due: vibration.due, at: firedAt)
     }
 
     /// The state file's view of the session.
@@ -145,12 +145,20 @@ final class SessionRunner {
                 actions += SessionSummaryText.lines(for: outcome).map { .console($0) }
                 actions.append(.sessionFinished(SessionFinishRecord(
                     sessionID: sessionID, outcome: outcome, anchor: anchor, board: context.board,
-                    boundariesFired: boundariesFired)))
+                    boundariesFired: Self.reported(engine.boundariesFired))))
                 actions.append(.event(.sessionFinished(sessionID: sessionID, outcome: outcome)))
             }
         }
         actions.append(.state(state))
         return actions
+    }
+}
+
+extension SessionRunner {
+    /// The firings the record keeps: by position from the first boundary, up to the first one not
+    /// reported (only the last can be missing: a session stopped as its boundary was being played).
+    static func reported(_ fired: [MonotonicInstant?]) -> [MonotonicInstant] {
+        Array(fired.prefix { $0 != nil }.compactMap { $0 })
     }
 }
 

@@ -12,6 +12,12 @@ enum SessionSummaryText {
         case .completed:
             break
         }
+        return completedLines(for: outcome) + (outcome.timingLateness.map {
+            ["Timing: \(ProgressText.lateText($0)) (the program was stalled or stopped); the session keeps the real instants and is flagged."]
+        } ?? [])
+    }
+
+    private static func completedLines(for outcome: SessionOutcome) -> [String] {
         if !outcome.mode.usesAttempts {
             let planned = outcome.configuration.plannedCount
             return ["Session complete: \(outcome.repetitionsDone) of \(planned) boundaries of \(outcome.configuration.interval), \(DurationText.format(magnitudeOf: outcome.endedAt - outcome.startedAt)) in all."]

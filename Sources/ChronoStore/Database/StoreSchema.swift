@@ -13,6 +13,7 @@ enum StoreSchema {
         migrator.registerMigration(APIKeySchema.migrationIdentifier, migrate: APIKeySchema.migrate)
         migrator.registerMigration(ProgressTallySchema.migrationIdentifier, migrate: ProgressTallySchema.migrate)
         migrator.registerMigration(SyncSchema.migrationIdentifier, migrate: SyncSchema.migrate)
+        migrator.registerMigration(SessionTimingSchema.migrationIdentifier, migrate: SessionTimingSchema.migrate)
         return migrator
     }
 

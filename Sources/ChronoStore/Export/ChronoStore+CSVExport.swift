@@ -12,6 +12,7 @@ extension ChronoStore {
         "mean_abs_percent_error", "total_duration_seconds", "health_log",
         "row_kind", "row_index", "row_at", "start_mark_ns", "tap_mark_ns", "elapsed_seconds", "signed_error_seconds",
         "abs_percent_error", "zone", "boundary_due_ns", "boundary_fired_ns", "boundary_fired_late_ms",
+        "timing_late_ms",
     ]
 
     /// The earliest start included by "the last `days` days"; saturates rather than overflowing for
@@ -69,12 +70,14 @@ extension ChronoStore {
             session.isRunning ? "" : String(outcome.totalDurationSeconds),
             session.healthLedger?.state.rawValue ?? "",
         ]
+        // The session's timing flag, last so that the columns before it keep their places.
+        let timing = outcome.timingLateness.map { number(CueTiming.milliseconds($0)) } ?? ""
         var rows: [[String]] = []
         for attempt in outcome.attempts {
             rows.append(sessionFields + [
                 "attempt", String(attempt.index), session.anchor.wallTime(at: attempt.startMark).iso8601,
                 String(attempt.startMark.nanoseconds), String(attempt.tapMark.nanoseconds), number(attempt.elapsedSeconds),
-                number(attempt.signedErrorSeconds), number(attempt.absPercentError), attempt.zone.rawValue, "", "", "",
+                number(attempt.signedErrorSeconds), number(attempt.absPercentError), attempt.zone.rawValue, "", "", "", timing,
             ])
         }
         for (position, boundary) in outcome.boundaries.enumerated() {
@@ -82,11 +85,11 @@ extension ChronoStore {
             rows.append(sessionFields + [
                 "boundary", String(boundary.index), session.anchor.wallTime(at: boundary.due).iso8601,
                 "", "", "", "", "", "", String(boundary.due.nanoseconds), fired.map { String($0.nanoseconds) } ?? "",
-                fired.map { number(Double(($0 - boundary.due).nanoseconds) / 1e6) } ?? "",
+                fired.map { number(Double(($0 - boundary.due).nanoseconds) / 1e6) } ?? "", timing,
             ])
         }
         if rows.isEmpty {
-            rows.append(sessionFields + ["session", "", session.anchor.wallTime(at: outcome.startedAt).iso8601] + Array(repeating: "", count: 9))
+            rows.append(sessionFields + ["session", "", session.anchor.wallTime(at: outcome.startedAt).iso8601] + Array(repeating: "", count: 9) + [timing])
         }
         return rows
     }
