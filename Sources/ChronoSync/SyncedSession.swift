@@ -32,6 +32,10 @@ public struct SyncedSession: Codable, Hashable, Sendable {
     /// The device's health-log decision: `record` or `skip`, with the reason a record was skipped.
     public var healthDecision: String
     public var healthSkipReason: String?
+    /// The timing flag (`SessionOutcome.timingLateness`) in nanoseconds; absent when every time mark
+    /// began within `CueTiming.tolerance`, and always from devices older than the flag (optional, so
+    /// their batches decode as before).
+    public var timingLateNanoseconds: Int64?
 
     /// One Challenge or Fear attempt.
     public struct Attempt: Codable, Hashable, Sendable {
@@ -79,7 +83,7 @@ public struct SyncedSession: Codable, Hashable, Sendable {
                 endedMonotonicNanoseconds: Int64, anchorUnixNanoseconds: Int64, anchorMonotonicNanoseconds: Int64,
                 utcOffsetSeconds: Int, wallClockSynchronised: Bool, board: String, soundAudibleAtStart: Bool,
                 fearSoundEffective: Bool, attempts: [Attempt], boundaries: [Boundary], healthDecision: String,
-                healthSkipReason: String?) {
+                healthSkipReason: String?, timingLateNanoseconds: Int64? = nil) {
         self.id = id
         self.mode = mode
         self.status = status
@@ -105,6 +109,7 @@ public struct SyncedSession: Codable, Hashable, Sendable {
         self.boundaries = boundaries
         self.healthDecision = healthDecision
         self.healthSkipReason = healthSkipReason
+        self.timingLateNanoseconds = timingLateNanoseconds
     }
 
     enum CodingKeys: String, CodingKey {
@@ -130,6 +135,7 @@ public struct SyncedSession: Codable, Hashable, Sendable {
         case attempts, boundaries
         case healthDecision = "health_decision"
         case healthSkipReason = "health_skip_reason"
+        case timingLateNanoseconds = "timing_late_ns"
     }
 }
 
@@ -173,6 +179,7 @@ extension SyncedSession {
         case .record: healthDecision = "record"; healthSkipReason = nil
         case .none(let reason): healthDecision = "skip"; healthSkipReason = reason
         }
+        timingLateNanoseconds = outcome.timingLateness?.nanoseconds
     }
 
     /// The session's anchor, as the device took it.
@@ -225,6 +232,9 @@ extension SyncedSession {
         guard boundaries.allSatisfy({ $0.firedMonotonicNanoseconds != nil }) || boundaries.allSatisfy({ $0.firedMonotonicNanoseconds == nil }) else {
             throw fail("some boundaries have fired_mono_ns and others not")
         }
+        if let late = timingLateNanoseconds, !(late > 0 && TimeLimits.isAcceptedMonotonic(nanoseconds: late)) {
+            throw fail("timing_late_ns \(late) is outside 1 to \(TimeLimits.maximumMonotonicNanoseconds)")
+        }
         let outcome = SessionOutcome(
             status: .completed, configuration: configuration,
             startedAt: MonotonicInstant(nanoseconds: startedMonotonicNanoseconds),
@@ -234,7 +244,8 @@ extension SyncedSession {
                                    tapMark: MonotonicInstant(nanoseconds: $0.tapMonotonicNanoseconds))
             },
             boundaries: boundaries.map { PassiveBoundary(index: $0.index, due: MonotonicInstant(nanoseconds: $0.dueMonotonicNanoseconds)) },
-            fearSoundEffective: fearSoundEffective, reason: nil)
+            fearSoundEffective: fearSoundEffective, reason: nil,
+            timingLateness: timingLateNanoseconds.map(TimeSpan.init(nanoseconds:)))
         // The core's rules, the same the device's store and `import` apply.
         let record = SessionFinishRecord(sessionID: id, outcome: outcome, anchor: anchor, board: board,
                                          boundariesFired: boundaries.compactMap { $0.firedMonotonicNanoseconds.map(MonotonicInstant.init) })

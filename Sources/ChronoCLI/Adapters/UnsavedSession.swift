@@ -52,6 +52,7 @@ enum UnsavedSession {
             ("fear_sound_effective", .bool(outcome.fearSoundEffective)),
             ("reason", outcome.reason.map { .string($0) } ?? .null),
             ("sound_audible_at_start", finish.soundAudibleAtStart.map { .bool($0) } ?? .null),
+            ("timing_late_ns", outcome.timingLateness.map { .int($0.nanoseconds) } ?? .null),
         ])
     }
 
@@ -116,10 +117,18 @@ enum UnsavedSession {
             return PassiveBoundary(index: Int(try int(entry[0], "boundary index")), due: try mark(entry[1], "boundary due"))
         }
         let fired = try ((object["boundaries_fired_ns"] as? [Any]) ?? []).map { try mark($0, "boundary fired") }
+        // Optional: files written before the timing flag existed have none.
+        var timingLateness: TimeSpan?
+        if let late = object["timing_late_ns"], !(late is NSNull) {
+            let nanoseconds = try mark(late, "timing_late_ns").nanoseconds
+            guard nanoseconds > 0 else { throw bad("timing_late_ns is not positive") }
+            timingLateness = TimeSpan(nanoseconds: nanoseconds)
+        }
         let outcome = SessionOutcome(status: status, configuration: configuration,
                                      startedAt: try mark(object["started_ns"], "started_ns"), endedAt: try mark(object["ended_ns"], "ended_ns"),
                                      attempts: attempts, boundaries: boundaries,
-                                     fearSoundEffective: object["fear_sound_effective"] as? Bool ?? false, reason: object["reason"] as? String)
+                                     fearSoundEffective: object["fear_sound_effective"] as? Bool ?? false, reason: object["reason"] as? String,
+                                     timingLateness: timingLateness)
         let record = SessionFinishRecord(sessionID: sessionID, outcome: outcome, anchor: anchor, board: board, boundariesFired: fired,
                                          soundAudibleAtStart: object["sound_audible_at_start"] as? Bool)
         // The core's rules, the same the store and a collector apply: a session that breaks one is

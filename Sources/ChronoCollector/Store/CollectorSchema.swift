@@ -21,9 +21,15 @@ public enum CollectorSchema {
         public var postgres: [String]
     }
 
-    /// The session table's columns in the order the row codec writes and reads them: the wire's
-    /// fields, then the values derived at ingest. `id`, `device_id` and `received_ns` come first.
-    public static let sessionColumns: [(name: String, type: ColumnType, nullable: Bool)] = [
+    /// The session table's columns in the order the row codec writes and reads them: version 1's
+    /// (the wire's fields, then the values derived at ingest), then the wire's fields added since.
+    public static let sessionColumns = version1SessionColumns + [
+        // Version 2: the timing flag (`SyncedSession.timingLateNanoseconds`); NULL from older devices.
+        (name: "timing_late_ns", type: ColumnType.integer, nullable: true),
+    ]
+
+    /// The session table as version 1 created it. `id`, `device_id` and `received_ns` come first.
+    static let version1SessionColumns: [(name: String, type: ColumnType, nullable: Bool)] = [
         ("id", .text, false), ("device_id", .text, false), ("received_ns", .integer, false),
         ("mode", .text, false), ("status", .text, false), ("target_interval_ms", .integer, false),
         ("planned_count", .integer, false), ("fear_threshold", .real, false), ("interval_pattern", .text, false),
@@ -39,7 +45,7 @@ public enum CollectorSchema {
     ]
 
     static func columnDefinitions(postgres: Bool) -> String {
-        sessionColumns.map { column in
+        version1SessionColumns.map { column in
             let type: String
             switch column.type {
             case .text: type = "TEXT"
@@ -102,6 +108,8 @@ public enum CollectorSchema {
     /// Every migration, oldest first; version N is the result of applying the first N.
     public static let migrations: [Migration] = [
         Migration(sqlite: version1(postgres: false), postgres: version1(postgres: true)),
+        Migration(sqlite: ["ALTER TABLE session ADD COLUMN timing_late_ns INTEGER"],
+                  postgres: ["ALTER TABLE session ADD COLUMN timing_late_ns BIGINT"]),
     ]
 
     /// The tables a collector's database holds; a database with other tables and no `schema_version` is
