@@ -52,7 +52,7 @@ struct DatabaseFileTests {
         defer { directory.remove() }
         do {
             let store = try ChronoStore.openForTest(directory)
-            try store.importFinishedSessions((0..<200).map { Sample.finish("S\($0)", Sample.attempts(.challenge, [61, 62, 63])) }, nowUnixNanoseconds: Sample.now)
+            try store.importFinishedSessions((0..<200).map { Sample.finish(sid("S\($0)"), Sample.attempts(.challenge, [61, 62, 63])) }, nowUnixNanoseconds: Sample.now)
             try store.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
         let path = StoreLocation(directory: directory.path).databasePath

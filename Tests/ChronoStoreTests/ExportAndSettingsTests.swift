@@ -10,9 +10,9 @@ struct ExportAndSettingsTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
-        try store.recordSessionFinished(Sample.finish("C", Sample.attempts(.challenge, [61, 59]), board: "bench, \"v2\""), nowUnixNanoseconds: Sample.now)
-        try store.recordSessionFinished(Sample.finish("P", Sample.passive(planned: 3, done: 3)), nowUnixNanoseconds: Sample.now)
-        try store.recordSessionFinished(Sample.finish("A", Sample.attempts(.challenge, [], status: .aborted)), nowUnixNanoseconds: Sample.now)
+        try store.recordSessionFinished(Sample.finish(sid("C"), Sample.attempts(.challenge, [61, 59]), board: "bench, \"v2\""), nowUnixNanoseconds: Sample.now)
+        try store.recordSessionFinished(Sample.finish(sid("P"), Sample.passive(planned: 3, done: 3)), nowUnixNanoseconds: Sample.now)
+        try store.recordSessionFinished(Sample.finish(sid("A"), Sample.attempts(.challenge, [], status: .aborted)), nowUnixNanoseconds: Sample.now)
         var text = ""
         try store.exportCSV(days: nil, nowUnixNanoseconds: Sample.now) { text += $0 }
         let records = text.components(separatedBy: "\r\n").dropLast()
@@ -52,7 +52,7 @@ struct ExportAndSettingsTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
-        for index in 0..<3 { try store.recordSessionFinished(Sample.finish("S\(index)", Sample.attempts(.challenge, [63])), nowUnixNanoseconds: Sample.now) }
+        for index in 0..<3 { try store.recordSessionFinished(Sample.finish(sid("S\(index)"), Sample.attempts(.challenge, [63])), nowUnixNanoseconds: Sample.now) }
         let now = Sample.anchor.unixNanoseconds / 1_000_000_000 + 100
         let ranked = try store.rankedPresets(nowUnixSeconds: now)
         #expect(ranked.map(\.interval.seconds) == [60, 300])

@@ -10,11 +10,11 @@ struct HealthLogFailureTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory, healthTarget: { _ in FullDiskHealthLog() })
-        let first = try store.recordSessionFinished(Sample.finish("S1", Sample.attempts(.challenge, [61])), nowUnixNanoseconds: Sample.now)
+        let first = try store.recordSessionFinished(Sample.finish(sid("S1"), Sample.attempts(.challenge, [61])), nowUnixNanoseconds: Sample.now)
         #expect(first.health == .failed(reason: "cannot write: No space left on device", firstFailure: true))
-        #expect(try store.session(id: "S1").outcome.status == .completed)
+        #expect(try store.session(id: sid("S1")).outcome.status == .completed)
         #expect(try store.settings().healthStatus == "failing: cannot write: No space left on device")
-        let second = try store.recordSessionFinished(Sample.finish("S2", Sample.attempts(.challenge, [59])), nowUnixNanoseconds: Sample.now)
+        let second = try store.recordSessionFinished(Sample.finish(sid("S2"), Sample.attempts(.challenge, [59])), nowUnixNanoseconds: Sample.now)
         guard case .owed = second.health else { Issue.record("second session: \(second.health)"); return }
         #expect(try store.healthLogStatus().owedTotal == 2)
 
@@ -25,7 +25,7 @@ struct HealthLogFailureTests {
         #expect(try healed.backfill(nowUnixNanoseconds: Sample.now).written == 2)
         #expect(try healed.backfill(nowUnixNanoseconds: Sample.now).written == 0)
         let ids = try healthLogLines(healed).map { try jsonObject($0)["metadata"] as! [String: Any] }.map { $0["HKMetadataKeySyncIdentifier"] as! String }
-        #expect(ids == ["S1", "S2"])
+        #expect(ids == [sid("S1"), sid("S2")])
     }
 
     @Test("the real writer on /dev/full (ENOSPC) leaves no partial line and the session saved")
@@ -34,10 +34,10 @@ struct HealthLogFailureTests {
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
         try store.setSetting(.healthLogFile, to: "/dev/full", nowUnixSeconds: 1)
-        let result = try store.recordSessionFinished(Sample.finish("S1", Sample.passive(planned: 2, done: 2)), nowUnixNanoseconds: Sample.now)
+        let result = try store.recordSessionFinished(Sample.finish(sid("S1"), Sample.passive(planned: 2, done: 2)), nowUnixNanoseconds: Sample.now)
         guard case .failed(let reason, true) = result.health else { Issue.record("\(result.health)"); return }
         #expect(reason.contains("No space left on device"))
-        #expect(try store.session(id: "S1").outcome.boundaries.count == 2)
+        #expect(try store.session(id: sid("S1")).outcome.boundaries.count == 2)
     }
 
     @Test("an unwritable or missing log directory: failing with the reason, session kept")
@@ -51,13 +51,13 @@ struct HealthLogFailureTests {
         // Root ignores directory permissions; /proc refuses new files for everyone.
         let target = getuid() == 0 ? "/proc/chronoception-health.jsonl" : readOnly + "/log.jsonl"
         try store.setSetting(.healthLogFile, to: target, nowUnixSeconds: 1)
-        let result = try store.recordSessionFinished(Sample.finish("S1", Sample.attempts(.fear, [70])), nowUnixNanoseconds: Sample.now)
+        let result = try store.recordSessionFinished(Sample.finish(sid("S1"), Sample.attempts(.fear, [70])), nowUnixNanoseconds: Sample.now)
         guard case .failed(_, true) = result.health else { Issue.record("\(result.health)"); return }
         #expect(try store.settings().healthStatus.hasPrefix("failing: cannot open"))
 
         try store.setSetting(.healthLogFile, to: directory.path + "/missing/log.jsonl", nowUnixSeconds: 1)
         try store.setSetting(.healthLogging, to: "on", nowUnixSeconds: 1)
-        let missing = try store.recordSessionFinished(Sample.finish("S2", Sample.attempts(.fear, [70])), nowUnixNanoseconds: Sample.now)
+        let missing = try store.recordSessionFinished(Sample.finish(sid("S2"), Sample.attempts(.fear, [70])), nowUnixNanoseconds: Sample.now)
         guard case .failed(let reason, true) = missing.health else { Issue.record("\(missing.health)"); return }
         #expect(reason.contains("No such file or directory"))
         #expect(try store.recentSessions(limit: 10).count == 2)
@@ -69,11 +69,11 @@ struct HealthLogFailureTests {
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
         try store.setSetting(.healthLogging, to: "off", nowUnixSeconds: 1)
-        try store.recordSessionFinished(Sample.finish("S1", Sample.attempts(.challenge, [61])), nowUnixNanoseconds: Sample.now)
-        try store.recordSessionFinished(Sample.finish("S2", Sample.attempts(.challenge, [62])), nowUnixNanoseconds: Sample.now)
+        try store.recordSessionFinished(Sample.finish(sid("S1"), Sample.attempts(.challenge, [61])), nowUnixNanoseconds: Sample.now)
+        try store.recordSessionFinished(Sample.finish(sid("S2"), Sample.attempts(.challenge, [62])), nowUnixNanoseconds: Sample.now)
         #expect(try store.healthLogStatus().owed == ["logging_off": 2])
         // A crash after appending S1 but before the ledger said so: the line is already in the file.
-        let s1 = try #require(HealthRecordBuilder.decide(for: Sample.attempts(.challenge, [61]), sessionID: "S1", device: "pi4b", anchor: Sample.anchor).record)
+        let s1 = try #require(HealthRecordBuilder.decide(for: Sample.attempts(.challenge, [61]), sessionID: sid("S1"), device: "pi4b", anchor: Sample.anchor).record)
         try HealthLogFile(path: store.settings().healthLogPath).append(line: s1.jsonLine)
         try store.setSetting(.healthLogging, to: "on", nowUnixSeconds: 1)
         let report = try store.backfill(nowUnixNanoseconds: Sample.now)

@@ -44,7 +44,7 @@ struct HealthRecordShapeTests {
 
     @Test("challenge: common keys, the six metrics with their types, sync keys")
     func challenge() throws {
-        let (record, order) = try loggedRecord(Sample.attempts(.challenge, [63, 57.5, 60.25]), id: "C-1")
+        let (record, order) = try loggedRecord(Sample.attempts(.challenge, [63, 57.5, 60.25]), id: sid("C-1"))
         // First start 2 s after the anchor; last tap at 2 + 63 + 5 + 57.5 + 5 + 60.25 s.
         checkEnvelope(record, start: Sample.anchor.wallTime(at: Sample.seconds(2)).iso8601,
                       end: Sample.anchor.wallTime(at: Sample.seconds(192.75)).iso8601)
@@ -60,13 +60,13 @@ struct HealthRecordShapeTests {
         #expect((metadata["std_dev_error_seconds"] as? Double ?? -1) > 0)
         #expect(abs((metadata["mean_abs_percent_error"] as? Double ?? -1) - (5.75 / 3) / 60) < 1e-12)
         #expect(metadata["time_acuity_score"] as? Int == 94)
-        #expect(metadata["HKMetadataKeySyncIdentifier"] as? String == "C-1")
+        #expect(metadata["HKMetadataKeySyncIdentifier"] as? String == sid("C-1"))
         #expect(metadata["HKMetadataKeySyncVersion"] as? Int == 1)
     }
 
     @Test("fear: the challenge keys plus threshold (float) and sound effective (bool)")
     func fear() throws {
-        let (record, order, line) = try loggedLine(Sample.attempts(.fear, [66], soundEffective: false), id: "F-1")
+        let (record, order, line) = try loggedLine(Sample.attempts(.fear, [66], soundEffective: false), id: sid("F-1"))
         #expect(line.contains("\"fear_sound_effective\":false"))
         #expect(line.contains("\"fear_threshold_percent\":0.1,"))
         let metadata = try #require(record["metadata"] as? [String: Any])
@@ -80,7 +80,7 @@ struct HealthRecordShapeTests {
 
     @Test("passive: repetitions done and total duration as integers, no error keys")
     func passive() throws {
-        let (record, order) = try loggedRecord(Sample.passive(planned: 3, done: 3), id: "P-1")
+        let (record, order) = try loggedRecord(Sample.passive(planned: 3, done: 3), id: sid("P-1"))
         checkEnvelope(record, start: Sample.anchor.wallTime(at: Sample.seconds(0)).iso8601,
                       end: Sample.anchor.wallTime(at: Sample.seconds(180)).iso8601)
         let metadata = try #require(record["metadata"] as? [String: Any])
@@ -96,9 +96,9 @@ struct HealthRecordShapeTests {
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
         let cases: [(String, SessionOutcome)] = [
-            ("A", Sample.attempts(.challenge, [61], status: .aborted)),
-            ("I", Sample.attempts(.fear, [61], status: .interrupted)),
-            ("P", Sample.passive(planned: 6, done: 1, end: 70)),
+            (sid("A"), Sample.attempts(.challenge, [61], status: .aborted)),
+            (sid("I"), Sample.attempts(.fear, [61], status: .interrupted)),
+            (sid("P"), Sample.passive(planned: 6, done: 1, end: 70)),
         ]
         for (id, outcome) in cases {
             let result = try store.recordSessionFinished(Sample.finish(id, outcome), nowUnixNanoseconds: Sample.now)

@@ -13,13 +13,13 @@ struct OrphanedRecordTests {
     /// `pending`, and the log line removed unless `appended`.
     func crashedSession(_ store: ChronoStore, writer: ProcessIdentity, appended: Bool) throws {
         let outcome = Sample.attempts(.challenge, [60.5])
-        try store.recordSessionStarted(SessionStartRecord(sessionID: "S1", configuration: outcome.configuration, anchor: Sample.anchor,
+        try store.recordSessionStarted(SessionStartRecord(sessionID: sid("S1"), configuration: outcome.configuration, anchor: Sample.anchor,
                                                           board: "pi4b", soundAudible: true, wallClockSynchronised: true),
                                        writer: writer)
-        try store.recordSessionFinished(Sample.finish("S1", outcome), writer: writer, nowUnixNanoseconds: Sample.now)
+        try store.recordSessionFinished(Sample.finish(sid("S1"), outcome), writer: writer, nowUnixNanoseconds: Sample.now)
         #expect(try healthLogLines(store).count == 1)
         if !appended { try Data().write(to: URL(fileURLWithPath: try store.settings().healthLogPath)) }
-        try store.write { db in try store.setLedger(db, sessionID: "S1", state: .owed, code: "pending", reason: "Being written.", now: Sample.now) }
+        try store.write { db in try store.setLedger(db, sessionID: sid("S1"), state: .owed, code: "pending", reason: "Being written.", now: Sample.now) }
     }
 
     @Test("Died before the append: the record is written once")
@@ -32,7 +32,7 @@ struct OrphanedRecordTests {
         #expect(try store.deliverOrphanedRecords(nowUnixNanoseconds: Sample.now) == 1)
         #expect(try store.deliverOrphanedRecords(nowUnixNanoseconds: Sample.now) == 0)
         #expect(try healthLogLines(store).count == 1)
-        #expect(try store.session(id: "S1").healthLedger?.state == .written)
+        #expect(try store.session(id: sid("S1")).healthLedger?.state == .written)
     }
 
     @Test("Died after the append, before the ledger: no duplicate, the ledger catches up")
@@ -43,7 +43,7 @@ struct OrphanedRecordTests {
         try crashedSession(store, writer: Self.dead, appended: true)
         #expect(try store.deliverOrphanedRecords(nowUnixNanoseconds: Sample.now) == 0)
         #expect(try healthLogLines(store).count == 1)
-        #expect(try store.session(id: "S1").healthLedger?.state == .written)
+        #expect(try store.session(id: sid("S1")).healthLedger?.state == .written)
     }
 
     @Test("A record a live process is still writing is left to it")
@@ -54,6 +54,6 @@ struct OrphanedRecordTests {
         try crashedSession(store, writer: .current, appended: false)
         #expect(try store.deliverOrphanedRecords(nowUnixNanoseconds: Sample.now) == 0)
         #expect(try healthLogLines(store).isEmpty)
-        #expect(try store.session(id: "S1").healthLedger?.reasonCode == "pending")
+        #expect(try store.session(id: sid("S1")).healthLedger?.reasonCode == "pending")
     }
 }

@@ -103,8 +103,8 @@ struct ProgressTallyTests {
         let store = try ChronoStore.openForTest(directory)
         try Self.expectConsistent(store, "opening an empty store")
 
-        let first = try Self.finish("S1", .challenge, seconds: 60)
-        try store.recordSessionStarted(SessionStartRecord(sessionID: "S1", configuration: first.outcome.configuration, anchor: first.anchor,
+        let first = try Self.finish(sid("S1"), .challenge, seconds: 60)
+        try store.recordSessionStarted(SessionStartRecord(sessionID: sid("S1"), configuration: first.outcome.configuration, anchor: first.anchor,
                                                           board: "pi4b", soundAudible: true, wallClockSynchronised: true))
         try Self.expectConsistent(store, "a start (a running row)")
         #expect(try Self.counts(store).kept.sessions == ["60000 running challenge 1"])
@@ -118,18 +118,18 @@ struct ProgressTallyTests {
         for index in 0..<40 {
             let mode = SessionMode.allCases[index % 3]
             let status: SessionStatus = index % 7 == 0 ? .aborted : (index % 11 == 0 ? .interrupted : .completed)
-            imports.append(try Self.finish("I\(index)", mode, seconds: [30, 60, 120, 300, 600, 900][index % 6], status: status, day: Int64(index % 20)))
+            imports.append(try Self.finish(sid("I\(index)"), mode, seconds: [30, 60, 120, 300, 600, 900][index % 6], status: status, day: Int64(index % 20)))
         }
         #expect(try store.importFinishedSessions(imports + [first], nowUnixNanoseconds: Sample.now) == 40)
         try Self.expectConsistent(store, "an import")
 
-        let dead = try Self.finish("D1", .passive, seconds: 120)
-        try store.recordSessionStarted(SessionStartRecord(sessionID: "D1", configuration: dead.outcome.configuration, anchor: dead.anchor,
+        let dead = try Self.finish(sid("D1"), .passive, seconds: 120)
+        try store.recordSessionStarted(SessionStartRecord(sessionID: sid("D1"), configuration: dead.outcome.configuration, anchor: dead.anchor,
                                                           board: "pi4b", soundAudible: true, wallClockSynchronised: true),
                                        writer: ProcessIdentity(bootID: "an-old-boot", pid: 1, startTicks: 1))
-        #expect(try store.recoverInterruptedSessions(nowUnixNanoseconds: Sample.now) == ["D1"])
+        #expect(try store.recoverInterruptedSessions(nowUnixNanoseconds: Sample.now) == [sid("D1")])
         try Self.expectConsistent(store, "crash recovery")
-        #expect(try store.reopenRecoveredSession("D1"))
+        #expect(try store.reopenRecoveredSession(sid("D1")))
         try Self.expectConsistent(store, "reopening a recovered session")
         try store.recordSessionFinished(dead, nowUnixNanoseconds: Sample.now)
         try Self.expectConsistent(store, "finishing the reopened session")
@@ -139,7 +139,7 @@ struct ProgressTallyTests {
         let before = try store.progress(nowUnixNanoseconds: Sample.now, utcOffsetSeconds: 3600).completedByMode[.fear, default: 0]
         do {
             let other = try ChronoStore.openForTest(directory)
-            try other.recordSessionFinished(try Self.finish("O1", .fear, seconds: 30, day: 3), nowUnixNanoseconds: Sample.now)
+            try other.recordSessionFinished(try Self.finish(sid("O1"), .fear, seconds: 30, day: 3), nowUnixNanoseconds: Sample.now)
         }
         #expect(try store.progress(nowUnixNanoseconds: Sample.now, utcOffsetSeconds: 3600).completedByMode[.fear, default: 0] == before + 1)
         try Self.expectConsistent(store, "another connection's write")
@@ -150,7 +150,7 @@ struct ProgressTallyTests {
         try Self.expectConsistent(store, "delete-all")
         #expect(try store.progress(nowUnixNanoseconds: Sample.now, utcOffsetSeconds: 3600).isEmpty)
 
-        try store.recordSessionFinished(try Self.finish("A1", .passive, seconds: 60, day: 1), nowUnixNanoseconds: Sample.now)
+        try store.recordSessionFinished(try Self.finish(sid("A1"), .passive, seconds: 60, day: 1), nowUnixNanoseconds: Sample.now)
         try Self.expectConsistent(store, "a session after delete-all")
         #expect(try Self.counts(store).kept.sessions == ["60000 completed passive 1"])
     }
@@ -163,7 +163,7 @@ struct ProgressTallyTests {
             let store = try ChronoStore.openForTest(directory)
             var finishes: [SessionFinishRecord] = []
             for index in 0..<25 {
-                finishes.append(try Self.finish("M\(index)", SessionMode.allCases[index % 3], seconds: [30, 60, 300][index % 3],
+                finishes.append(try Self.finish(sid("M\(index)"), SessionMode.allCases[index % 3], seconds: [30, 60, 300][index % 3],
                                                 status: index % 5 == 0 ? .aborted : .completed, day: Int64(index)))
             }
             try store.importFinishedSessions(finishes, nowUnixNanoseconds: Sample.now)

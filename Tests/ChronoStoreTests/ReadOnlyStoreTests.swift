@@ -29,7 +29,7 @@ struct ReadOnlyStoreTests {
         try FileManager.default.createDirectory(atPath: mounted, withIntermediateDirectories: true)
         do {
             let store = try ChronoStore.open(StoreLocation(directory: data), clock: FakeWallClock(synchronised: true))
-            try store.importFinishedSessions((0..<3).map { Sample.finish("S\($0)", Sample.attempts(.challenge, [61, 62])) }, nowUnixNanoseconds: Sample.now)
+            try store.importFinishedSessions((0..<3).map { Sample.finish(sid("S\($0)"), Sample.attempts(.challenge, [61, 62])) }, nowUnixNanoseconds: Sample.now)
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: data + "/" + StoreLocation.databaseFileName))
         try #require(Self.run(["--bind", data, mounted]) == 0)
@@ -62,7 +62,7 @@ struct FullDiskStoreTests {
         let data = directory.path + "/data"
         do {
             let store = try ChronoStore.open(StoreLocation(directory: data), clock: FakeWallClock(synchronised: true))
-            try store.importFinishedSessions((0..<3).map { Sample.finish("S\($0)", Sample.attempts(.challenge, [61, 62])) }, nowUnixNanoseconds: Sample.now)
+            try store.importFinishedSessions((0..<3).map { Sample.finish(sid("S\($0)"), Sample.attempts(.challenge, [61, 62])) }, nowUnixNanoseconds: Sample.now)
             try store.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
         // The last connection closed: the WAL is gone, so opening for writing must create it.

@@ -11,7 +11,7 @@ struct StoreOpenFaultTests {
     /// A store with history, checkpointed so that the main file holds everything.
     func makeStore(_ directory: TemporaryDirectory) throws -> String {
         let store = try ChronoStore.openForTest(directory)
-        try store.importFinishedSessions((0..<200).map { Sample.finish("S\($0)", Sample.attempts(.challenge, [61, 62, 63])) }, nowUnixNanoseconds: Sample.now)
+        try store.importFinishedSessions((0..<200).map { Sample.finish(sid("S\($0)"), Sample.attempts(.challenge, [61, 62, 63])) }, nowUnixNanoseconds: Sample.now)
         try store.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         return StoreLocation(directory: directory.path).databasePath
     }
@@ -102,7 +102,7 @@ struct StoredValueFaultTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
-        try store.importFinishedSessions((0..<5).map { Sample.finish("S\($0)", Sample.attempts(.challenge, [61, 62, 63])) }, nowUnixNanoseconds: Sample.now)
+        try store.importFinishedSessions((0..<5).map { Sample.finish(sid("S\($0)"), Sample.attempts(.challenge, [61, 62, 63])) }, nowUnixNanoseconds: Sample.now)
         try store.pool.write { db in
             try db.execute(sql: "UPDATE attempt SET tap_mono_ns = 9223372036854775807 WHERE attempt_index = 1")
         }

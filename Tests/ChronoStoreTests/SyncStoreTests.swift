@@ -33,19 +33,19 @@ struct SyncStoreTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
-        try store.recordSessionFinished(Self.finish("A"), nowUnixNanoseconds: Sample.now)
-        try store.recordSessionFinished(Self.finish("B", status: .aborted), nowUnixNanoseconds: Sample.now)
-        try store.recordSessionFinished(Self.finish("C", status: .interrupted), nowUnixNanoseconds: Sample.now)
+        try store.recordSessionFinished(Self.finish(sid("A")), nowUnixNanoseconds: Sample.now)
+        try store.recordSessionFinished(Self.finish(sid("B"), status: .aborted), nowUnixNanoseconds: Sample.now)
+        try store.recordSessionFinished(Self.finish(sid("C"), status: .interrupted), nowUnixNanoseconds: Sample.now)
         // A session left running by a process that is gone becomes interrupted: not sent either.
-        try store.recordSessionStarted(SessionStartRecord(sessionID: "D", configuration: Sample.attempts(.challenge, [60]).configuration,
+        try store.recordSessionStarted(SessionStartRecord(sessionID: sid("D"), configuration: Sample.attempts(.challenge, [60]).configuration,
                                                           anchor: Sample.anchor, board: "pi4b", soundAudible: true),
                                        writer: ProcessIdentity(bootID: "gone", pid: 1, startTicks: 1))
         _ = try store.recoverInterruptedSessions(nowUnixNanoseconds: Sample.now)
-        try store.importFinishedSessions([Self.finish("E", minutes: 5), Self.finish("F", minutes: 6, status: .aborted)], nowUnixNanoseconds: Sample.now)
+        try store.importFinishedSessions([Self.finish(sid("E"), minutes: 5), Self.finish(sid("F"), minutes: 6, status: .aborted)], nowUnixNanoseconds: Sample.now)
         // Saving the same session again numbers it once.
-        try store.recordSessionFinished(Self.finish("A"), nowUnixNanoseconds: Sample.now)
+        try store.recordSessionFinished(Self.finish(sid("A")), nowUnixNanoseconds: Sample.now)
         let batch = try store.syncOutboxBatch()
-        #expect(batch.sessions.map(\.id) == ["A", "E"])
+        #expect(batch.sessions.map(\.id) == [sid("A"), sid("E")])
         #expect(batch.sessions.allSatisfy { $0.status == "completed" })
         #expect(try store.syncState().pending == 2)
     }
@@ -57,9 +57,9 @@ struct SyncStoreTests {
         do {
             let store = try ChronoStore.openForTest(directory)
             // Saved out of start order; one aborted.
-            try store.recordSessionFinished(Self.finish("late", minutes: 30), nowUnixNanoseconds: Sample.now)
-            try store.recordSessionFinished(Self.finish("early", minutes: 10), nowUnixNanoseconds: Sample.now)
-            try store.recordSessionFinished(Self.finish("aborted", minutes: 20, status: .aborted), nowUnixNanoseconds: Sample.now)
+            try store.recordSessionFinished(Self.finish(sid("late"), minutes: 30), nowUnixNanoseconds: Sample.now)
+            try store.recordSessionFinished(Self.finish(sid("early"), minutes: 10), nowUnixNanoseconds: Sample.now)
+            try store.recordSessionFinished(Self.finish(sid("abort"), minutes: 20, status: .aborted), nowUnixNanoseconds: Sample.now)
             try store.setSetting(.defaultAttempts, to: "7", nowUnixSeconds: 1)
             try store.setSetting(.healthLogFile, to: "/tmp/h.jsonl", nowUnixSeconds: 1)
             // Back to the schema before sync: its tables and its migration's record gone.
@@ -71,7 +71,7 @@ struct SyncStoreTests {
             }
         }
         let store = try ChronoStore.openForTest(directory)
-        #expect(try store.syncOutboxBatch().sessions.map(\.id) == ["early", "late"])
+        #expect(try store.syncOutboxBatch().sessions.map(\.id) == [sid("early"), sid("late")])
         // Settings changed before sync are the device's, at clock 1; local-only ones are never stamped.
         #expect(try store.syncPreferences() == [StampedPreference(key: "default-attempts", value: "7", clock: 1, origin: .device)])
         #expect(try store.integrityCheck() == ["ok"])
@@ -82,14 +82,14 @@ struct SyncStoreTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
-        try store.importFinishedSessions((0..<5).map { Self.finish("S\($0)", minutes: Int64($0)) }, nowUnixNanoseconds: Sample.now)
+        try store.importFinishedSessions((0..<5).map { Self.finish(sid("S\($0)"), minutes: Int64($0)) }, nowUnixNanoseconds: Sample.now)
         let first = try store.syncOutboxBatch(limit: 2)
-        #expect(first.after == 0 && first.through == 2 && first.sessions.map(\.id) == ["S0", "S1"])
+        #expect(first.after == 0 && first.through == 2 && first.sessions.map(\.id) == [sid("S0"), sid("S1")])
         // Not acknowledged: the same batch again.
         #expect(try store.syncOutboxBatch(limit: 2) == first)
         try store.recordSyncSuccess(acknowledgedThrough: 2, preferences: [], nowUnixNanoseconds: Sample.now)
         let second = try store.syncOutboxBatch(limit: 2)
-        #expect(second.after == 2 && second.through == 4 && second.sessions.map(\.id) == ["S2", "S3"])
+        #expect(second.after == 2 && second.through == 4 && second.sessions.map(\.id) == [sid("S2"), sid("S3")])
         // A late, older acknowledgement does not move it back; one past the outbox is clamped.
         try store.recordSyncSuccess(acknowledgedThrough: 1, preferences: [], nowUnixNanoseconds: Sample.now)
         #expect(try store.syncState().cursor == 2)
@@ -127,7 +127,7 @@ struct SyncStoreTests {
         let store = try ChronoStore.openForTest(directory)
         try store.saveSyncEnrolment(Self.enrolment)
         let device = try store.syncDeviceID()
-        try store.importFinishedSessions((0..<3).map { Self.finish("S\($0)", minutes: Int64($0)) }, nowUnixNanoseconds: Sample.now)
+        try store.importFinishedSessions((0..<3).map { Self.finish(sid("S\($0)"), minutes: Int64($0)) }, nowUnixNanoseconds: Sample.now)
         try store.recordSyncSuccess(acknowledgedThrough: 2, preferences: [], nowUnixNanoseconds: Sample.now)
         try store.setSetting(.defaultAttempts, to: "4", nowUnixSeconds: 1)
         try store.setSetting(.defaultAttempts, to: "5", nowUnixSeconds: 2)
@@ -137,9 +137,9 @@ struct SyncStoreTests {
         #expect(try store.syncDeviceID() == device)
         #expect(try store.syncEnrolment() == Self.enrolment)
         #expect(try store.syncState().cursor == 2)
-        try store.recordSessionFinished(Self.finish("after"), nowUnixNanoseconds: Sample.now)
+        try store.recordSessionFinished(Self.finish(sid("after")), nowUnixNanoseconds: Sample.now)
         let batch = try store.syncOutboxBatch()
-        #expect(batch.after == 2 && batch.through == 4 && batch.sessions.map(\.id) == ["after"])
+        #expect(batch.after == 2 && batch.through == 4 && batch.sessions.map(\.id) == [sid("after")])
         // The Lamport clock does not go back: the next change is newer than anything sent before.
         try store.setSetting(.defaultAttempts, to: "6", nowUnixSeconds: 3)
         #expect(try store.syncPreferences().map(\.clock) == [3])
@@ -199,7 +199,7 @@ struct SyncStoreTests {
         let store = try ChronoStore.openForTest(directory)
         try store.saveSyncEnrolment(Self.enrolment)
         #expect(throws: StoreError.self) { try store.saveSyncEnrolment(Self.enrolment) }
-        try store.importFinishedSessions([Self.finish("A")], nowUnixNanoseconds: Sample.now)
+        try store.importFinishedSessions([Self.finish(sid("A"))], nowUnixNanoseconds: Sample.now)
         try store.recordSyncSuccess(acknowledgedThrough: 1, preferences: [], nowUnixNanoseconds: Sample.now)
         #expect(try store.syncState().pending == 0)
         try store.recordSyncFailure(code: "no_route", message: "x", nowUnixNanoseconds: Sample.now)

@@ -11,7 +11,7 @@ struct WallClockHoldTests {
         let clock = FakeWallClock(synchronised: false, boot: ProcessIdentity.currentBootID)
         let store = try ChronoStore.openForTest(directory, clock: clock)
         let outcome = Sample.attempts(.challenge, [61, 59])
-        let result = try store.recordSessionFinished(Sample.finish("S1", outcome, synchronised: false), nowUnixNanoseconds: Sample.now)
+        let result = try store.recordSessionFinished(Sample.finish(sid("S1"), outcome, synchronised: false), nowUnixNanoseconds: Sample.now)
         #expect(result.health == .owed(reason: HealthRecordAvailability.heldReason))
         #expect(try healthLogLines(store).isEmpty)
         #expect(try store.flushHeldRecords(nowUnixNanoseconds: Sample.now) == 0)
@@ -34,11 +34,11 @@ struct WallClockHoldTests {
         defer { directory.remove() }
         let clock = FakeWallClock(synchronised: false, boot: "boot-A")
         let store = try ChronoStore.openForTest(directory, clock: clock)
-        _ = try store.recordSessionFinished(Sample.finish("S1", Sample.passive(planned: 1, done: 1), synchronised: false), nowUnixNanoseconds: Sample.now)
+        _ = try store.recordSessionFinished(Sample.finish(sid("S1"), Sample.passive(planned: 1, done: 1), synchronised: false), nowUnixNanoseconds: Sample.now)
         clock.synchronised = true
         clock.boot = "boot-B"
         #expect(try store.flushHeldRecords(nowUnixNanoseconds: Sample.now) == 0)
-        #expect(try store.session(id: "S1").healthLedger?.state == .skipped)
+        #expect(try store.session(id: sid("S1")).healthLedger?.state == .skipped)
         #expect(try healthLogLines(store).isEmpty)
     }
 
@@ -48,7 +48,7 @@ struct WallClockHoldTests {
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory, clock: FakeWallClock(synchronised: false))
         try store.setSetting(.wallClockCheck, to: "off", nowUnixSeconds: 1)
-        let result = try store.recordSessionFinished(Sample.finish("S1", Sample.attempts(.challenge, [60]), synchronised: false), nowUnixNanoseconds: Sample.now)
+        let result = try store.recordSessionFinished(Sample.finish(sid("S1"), Sample.attempts(.challenge, [60]), synchronised: false), nowUnixNanoseconds: Sample.now)
         #expect(result.health == .written)
     }
 }
