@@ -328,6 +328,15 @@ def class6_import(ctx):
             problems.append("sessions --json changed")
         ctx.record("6-one-validator", f"import a fallback file with {name}", "exit 65, nothing stored",
                    "; ".join(problems) if problems else done.describe(), not problems)
+    # What was imported syncs: no refused file left anything the collector refuses (the bad
+    # import made every later `sync now` fail and the outbox never drain).
+    code, done = ctx.enrol_code("adv-import-store")
+    url = f"http://{ctx.hosts.address(2)}:{ctx.servers['collector'].port}"
+    added = ctx.cli("sync", "add", url, "--code", code or "?", "--board", "desktop", "--data-dir", data, namespace="c2")
+    pushed = ctx.cli("sync", "now", "--data-dir", data, namespace="c2")
+    ok = added.rc == 0 and pushed.rc == 0 and "; 0 pending" in pushed.out
+    ctx.record("6-one-validator", "the import store's `sync now` after all those imports", "exit 0, 0 pending",
+               f"{added.describe()}; {pushed.describe()} {pushed.out.strip()[:120]}", ok)
 
 
 def class6_collector(ctx):

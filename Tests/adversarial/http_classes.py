@@ -73,6 +73,39 @@ def class1_device(ctx, server, document):
             ctx.judge("1-bounds", server, description, verdict_text(verdict, "PATCH"), send, verdict_accept(verdict, "PATCH"))
 
 
+def class1_running_session(ctx):
+    """The issue's first finding as it happened: a session running on the daemon, then the requests
+    that ended it (no key needed from loopback). The same session must still run afterwards."""
+    try:
+        started = ctx.request("daemon", "srv", "POST", "/api/v1/device/start",
+                              body={"mode": "passive", "interval": "10m", "count": 3})
+        for _ in range(50):  # the loop publishes its new state a moment after the 202
+            before = (ctx.request("daemon", "srv", "GET", "/api/v1/device").json() or {}).get("device") or {}
+            if before.get("session_id") and before.get("state") == "PassiveRunning":
+                break
+            time.sleep(0.1)
+    except Dropped as error:
+        ctx.record("1-bounds", "daemon: start a Passive session for the running-session cases", "202", str(error), False)
+        return
+    if started.status != 202 or not before.get("session_id"):
+        ctx.record("1-bounds", "daemon: start a Passive session for the running-session cases", "202 and a session id",
+                   f"{started!r}; {before}", False)
+        return
+    for target in ("/api/v1/sessions?from=2262-04-13", "/api/v1/sessions?to=9999-12-31", "/api/v1/sessions?from=1677-09-20",
+                   "/api/v1/progress/daily?days=9223372036854775807", "/api/v1/export.csv?days=-9223372036854775808"):
+        def after(answer):
+            now = (ctx.request("daemon", "srv", "GET", "/api/v1/device").json() or {}).get("device") or {}
+            if now.get("session_id") != before["session_id"] or now.get("state") != before.get("state"):
+                return f"the session did not survive: {before.get('state')} {before['session_id']} -> {now.get('state')} {now.get('session_id')}"
+            return None
+        ctx.judge("1-bounds", "daemon", f"loopback GET {target} during a Passive session", "4xx or 200; the session still running",
+                  lambda target=target: ctx.request("daemon", "srv", "GET", target), status_in((200, 499)), after)
+    try:
+        ctx.request("daemon", "srv", "POST", "/api/v1/device/discard", body={})
+    except Dropped:
+        pass
+
+
 # The collector has no OpenAPI document; its two numeric parameters (docs/COLLECTOR.md,
 # CollectorReadRoutes: limit 1–10,000, days 1–36,600).
 COLLECTOR_PARAMETERS = [("/api/v1/sessions", "limit", 1, 10_000), ("/api/v1/sessions", "days", 1, 36_600)]
