@@ -148,6 +148,13 @@ struct DaemonPairingTests {
         #expect(rig.replies.last?.1 == .pairingApproved)
     }
 
+    @Test("a name from the network is shown as text on the console: a bidirectional override is escaped")
+    func nameAsText() throws {
+        let rig = Rig(try QuickSession.configuration(.challenge, count: 1))
+        rig.request(PairingRequester(name: "evil\u{202E}enohp", address: "203.0.113.9"), within: .seconds(30), at: Self.ms(100))
+        #expect(rig.lines.last?.hasPrefix(#"Pairing request from "evil\u{202E}enohp" at 203.0.113.9:"#) == true, "\(rig.lines.last ?? "")")
+    }
+
     @Test("a press already held when a request arrives browses presets; at most the queue's capacity waits")
     func heldPressAndCapacity() throws {
         let rig = Rig(try QuickSession.configuration(.challenge, count: 1))

@@ -255,9 +255,10 @@ public final class DeviceDaemonController: LoopController {
         return tenths % 10 == 0 ? "\(tenths / 10)s" : "\(tenths / 10).\(tenths % 10)s"
     }
 
-    /// `"NAME" at ADDRESS`, as every line about a request says it.
+    /// `"NAME" at ADDRESS`, as every line about a request says it. Both came from the network: shown
+    /// as text (a bidirectional override in a name must not reorder the line the person reads).
     static func describe(_ requester: PairingRequester) -> String {
-        "\"\(requester.name)\" at \(requester.address)"
+        "\"\(TerminalSafeText.sanitized(requester.name, keepNewlines: false))\" at \(TerminalSafeText.sanitized(requester.address, keepNewlines: false))"
     }
 
     /// Every state the daemon publishes names the pairing request shown, a session's states too.

@@ -102,7 +102,7 @@ enum FollowLine {
             if let offered = string("offered_preset") { parts.append("offered \(offered)") }
             if let request = object["pairing_request"] as? [String: Any], let name = request["name"] as? String,
                let address = request["address"] as? String {
-                parts.append("pairing request from \"\(name)\" at \(address) (hold the button while idle to approve)")
+                parts.append("pairing request from \"\(TerminalSafeText.sanitized(name, keepNewlines: false))\" at \(TerminalSafeText.sanitized(address, keepNewlines: false)) (hold the button while idle to approve)")
             }
             return parts.joined(separator: " · ")
         case "feedback":
