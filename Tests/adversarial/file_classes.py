@@ -10,6 +10,9 @@ import json
 import os
 import shutil
 import sqlite3
+import threading
+import time
+import urllib.parse
 import uuid
 
 from context import sha256, status_in
@@ -580,3 +583,75 @@ def class1_import(ctx):
             label = f"{where}.{field}" if where in ("anchor", "configuration") else (f"{where}[0][{field}]" if where else field)
             ctx.record("1-bounds", f"import a fallback file with {label} = {raw}", "exit 0 or 65, no trap; nothing stored when refused",
                        "; ".join(problems) if problems else done.describe(), not problems)
+
+
+def class10_device_text(ctx):
+    """Text a remote peer or a page chooses, shown by the device's own terminal: key names made over the
+    API (`companion keys`) and a pairing request's name while it waits (`status`, which reads the
+    state file the daemon writes). Refused at the door (4xx) is as good as shown escaped."""
+    names = []
+    for what, text in ESCAPES[:6]:
+        name = f"key-{len(names)}{text}"
+        try:
+            answer = ctx.request("companion", "srv", "POST", "/api/v1/keys", body={"name": name})
+        except Dropped as error:
+            ctx.record("10-text-as-text", f"companion: POST /keys named with {what}", "201 or 4xx", str(error), False)
+            continue
+        if answer.status in (200, 201):
+            names.append((f"key-{len(names)}", what))
+        elif not 400 <= answer.status < 500:
+            ctx.record("10-text-as-text", f"companion: POST /keys named with {what}", "201 or 4xx", repr(answer), False)
+    done = ctx.cli("companion", "keys", "list", "--data-dir", ctx.data["companion"])
+    for prefix, what in names:
+        lines = [line for line in done.out.split("\n") if prefix in line]
+        bad = sorted({f"U+{ord(c):04X}" for line in lines for c in raw_controls(line)})
+        ctx.record("10-text-as-text", f"companion keys list: a key named with {what} over the API", "shown, no raw control characters",
+                   f"raw {', '.join(bad)}" if bad else (done.describe() if not lines else "ok"), done.rc == 0 and bool(lines) and not bad)
+    # A pairing request from a client address, named with escapes; it waits for the device's button.
+    state_file = os.path.join(ctx.work, "daemon-state.json")
+    results = {}
+
+    def ask():
+        try:
+            results["answer"] = ctx.request("daemon", "c1", "POST", "/api/v1/pairing", timeout=45,
+                                            body={"name": "pair\x1b[2J\x1b]0;owned\x07\u009b1m"},
+                                            headers={"Origin": f"http://{ctx.hosts.address(1)}:{ctx.servers['daemon'].port}"})
+        except Dropped as error:
+            results["answer"] = f"dropped: {error}"
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    shown = None
+    for _ in range(30):
+        time.sleep(0.2)
+        done = ctx.cli("status", "--state-file", state_file)
+        if "pair" in done.out or "answer" in results:
+            shown = done
+            break
+    if shown is None or "pair" not in shown.out:
+        answer = results.get("answer")
+        refused = answer is not None and not isinstance(answer, str) and 400 <= answer.status < 500
+        ctx.record("10-text-as-text", "daemon: status while a pairing request named with escapes waits",
+                   "the request shown without raw control characters (or refused with a 4xx)",
+                   f"not shown; the request answered {answer!r}", refused)
+    else:
+        bad = sorted({f"U+{ord(c):04X}" for c in raw_controls(shown.out)})
+        ctx.record("10-text-as-text", "daemon: status while a pairing request named with escapes waits",
+                   "the request shown without raw control characters", f"raw {', '.join(bad)}" if bad else "ok", not bad)
+    thread.join(50)
+
+
+def class6_device_ids(ctx):
+    """Ids are compared canonically on the device API too: a session found by its id in lower case, with
+    the same id in the answer; a fullwidth-digit look-alike is not found (404) or refused (400)."""
+    database = os.path.join(ctx.data["companion"], "chronoception.sqlite")
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        existing = db.execute("SELECT id FROM session WHERE status = 'completed' ORDER BY id LIMIT 1").fetchone()[0]
+    for spelling, expected, accept in (
+            (existing.lower(), "200, the same session", lambda a: a.status == 200 and (a.json() or {}).get("session_id", (a.json() or {}).get("id", "")).upper() == existing.upper()),
+            (existing.upper(), "200, the same session", lambda a: a.status == 200),
+            (existing.translate(FULLWIDTH), "404 or 400", lambda a: a.status in (400, 404)),
+            ("{" + existing + "}", "404 or 400", lambda a: a.status in (400, 404)),
+            ("..%2F..%2Fetc%2Fpasswd", "404 or 400", lambda a: a.status in (400, 404))):
+        path = "/api/v1/sessions/" + (spelling if "%" in spelling else urllib.parse.quote(spelling, safe="{}"))
+        ctx.judge("6-one-validator", "companion", f"loopback GET {path}", expected,
+                  lambda path=path: ctx.request("companion", "srv", "GET", path), accept)
