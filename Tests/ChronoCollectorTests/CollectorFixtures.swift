@@ -13,7 +13,7 @@ enum CollectorFixtures {
 
     /// A completed Challenge session of `interval` seconds started `startedAgo` before `now`, with one
     /// attempt per error (milliseconds, tap minus target).
-    static func challenge(id: String = UUID().uuidString.lowercased(), startedAgo: Int64 = 3_600_000_000_000,
+    static func challenge(id: String = UUID().uuidString, startedAgo: Int64 = 3_600_000_000_000,
                           intervalSeconds: Int64 = 10, errorsMilliseconds: [Int64] = [500, -1000, 2000]) -> SyncedSession {
         let startMono: Int64 = 5_000_000_000
         var attempts: [SyncedSession.Attempt] = []
@@ -36,7 +36,7 @@ enum CollectorFixtures {
     }
 
     /// A completed Passive session with `count` boundaries, the last one not measured.
-    static func passive(id: String = UUID().uuidString.lowercased(), startedAgo: Int64 = 7_200_000_000_000, count: Int = 3) -> SyncedSession {
+    static func passive(id: String = UUID().uuidString, startedAgo: Int64 = 7_200_000_000_000, count: Int = 3) -> SyncedSession {
         let startMono: Int64 = 9_000_000_000
         let boundaries = (0..<count).map { index in
             SyncedSession.Boundary(index: index + 1, dueMonotonicNanoseconds: startMono + Int64(index + 1) * 10_000_000_000,

@@ -31,7 +31,8 @@ struct CollectorStoreContractTests {
                                                  deviceID: F.deviceID, nowUnixNanoseconds: F.now + 2)
             #expect(overlap.accepted == 1 && overlap.duplicates == 1)
 
-            // The id is kept as sent; another case of the same UUID is the same session, and so is a
+            // The id is kept in canonical form (upper case, as devices write it); another case of the
+            // same UUID is the same session, and so is a
             // session twice in one batch.
             let upper = F.challenge(id: UUID().uuidString.uppercased(), startedAgo: 60_000_000_000)
             var lower = upper
