@@ -3,7 +3,9 @@ header), 4 (local-only settings) and 11 (idle connections, failed-authentication
 
 import json
 import os
+import re
 import socket
+import subprocess
 import threading
 import time
 import uuid
@@ -463,3 +465,62 @@ def class11_limits(ctx):
         method, path, key, body = make(999)
         ctx.judge("11-idle-and-limits", server, f"remote (c3) one wrong attempt after c{attacker}'s guesses ({what})", "401/403, not 429",
                   lambda: ctx.request(server, "c3", method, path, key=key, body=body), status_in((400, 428), (430, 499)))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Class 1 (property-based): schemathesis against the daemon, from a client address with a key
+
+SCHEMATHESIS_VERSION = "4.32.5"  # the one scripts/test-api uses: one cached virtualenv for both
+
+
+def schemathesis_binary(ctx):
+    """The cached schemathesis (installed like scripts/test-api does when missing); None if it cannot be."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    venv = os.path.join(cache, "chronoception", f"schemathesis-{SCHEMATHESIS_VERSION}")
+    binary = os.path.join(venv, "bin", "schemathesis")
+    if not os.access(binary, os.X_OK):
+        for command in (["python3", "-m", "venv", venv], [os.path.join(venv, "bin", "pip"), "install", "--quiet",
+                                                           f"schemathesis=={SCHEMATHESIS_VERSION}"]):
+            if subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
+                return None
+    return binary
+
+
+def class1_schemathesis(ctx, client):
+    """Schemathesis's coverage, fuzzing and stateful phases on every operation of the daemon but the
+    endless event stream, the ones that wait (pairing), wipe (delete-all), revoke our key or count as
+    failed sign-ins (login): no 5xx (check not_a_server_error), and the daemon alive afterwards. Its
+    generated cases are counted as their own line, 1-schemathesis."""
+    binary = schemathesis_binary(ctx)
+    if binary is None:
+        ctx.record("1-schemathesis", "install schemathesis", f"schemathesis {SCHEMATHESIS_VERSION} in the cache", "pip failed", False)
+        return
+    daemon = ctx.servers["daemon"]
+    pid = daemon.pid
+    url = f"http://{ctx.hosts.address(client)}:{daemon.port}/api/v1/openapi.json"
+    log_path = os.path.join(ctx.work, "logs", "schemathesis.log")
+    command = ctx.hosts.exec_prefix(f"c{client}") + [
+        binary, "run", url, "-H", f"Authorization: Bearer {ctx.device_keys['daemon']}",
+        "--checks", "not_a_server_error", "--exclude-path", "/events", "--exclude-path", "/delete-all",
+        "--exclude-path", "/delete-all/confirm", "--exclude-path", "/pairing", "--exclude-path", "/login",
+        "--exclude-path-regex", "^/keys/", "--max-examples", "30", "--seed", "1", "-w", "2", "--no-color",
+        "--request-timeout", "15"]
+    with open(log_path, "w") as log:
+        done = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, cwd=ctx.work, env=ctx.env, timeout=300)
+    text = open(log_path, encoding="utf-8", errors="replace").read()
+    counts = re.search(r"(\d+) generated(?:, (\d+) passed)?(?:, (\d+) failed)?", text)
+    generated = int(counts.group(1)) if counts else 0
+    failed = int(counts.group(3) or 0) if counts else 0
+    alive, detail = daemon.alive()
+    with ctx.tally.lock:
+        passed_before, failed_before = ctx.tally.counts.get("1-schemathesis", (0, 0))
+        ctx.tally.counts["1-schemathesis"] = (passed_before + max(generated - failed, 0), failed_before + failed)
+    problems = []
+    if done.returncode != 0 or failed or not counts:
+        section = text[text.find("FAILURES"):] if "FAILURES" in text else text[-1500:]
+        problems.append(f"exit {done.returncode}: " + " / ".join(line.strip() for line in section.splitlines()[:25] if line.strip())[:800])
+    if not alive or daemon.pid != pid:
+        problems.append(detail or "the daemon was restarted meanwhile")
+        daemon.ensure("schemathesis")
+    ctx.record("1-schemathesis", f"daemon: schemathesis from c{client} with a key ({generated} generated cases)",
+               "no 5xx, the daemon alive", "; ".join(problems) or "ok", not problems)
