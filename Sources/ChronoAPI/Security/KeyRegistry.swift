@@ -1,3 +1,4 @@
+import ChronoCore
 import ChronoStore
 
 /// Issues API keys and checks presented ones against the store, which keeps only their SHA-256.

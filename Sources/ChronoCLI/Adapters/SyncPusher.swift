@@ -18,6 +18,8 @@ final class SyncPusher: @unchecked Sendable {
 
     private let store: ChronoStore
     private let transport: @Sendable (CollectorURL) -> any CollectorTransport
+    /// This machine's binding (`MachineBinding`): a copied data directory never pushes as its original.
+    private let machine: String?
     private let report: @Sendable (String) -> Void
     private let wakeUp = DispatchSemaphore(value: 0)
     private let lock = NSLock()
@@ -28,8 +30,10 @@ final class SyncPusher: @unchecked Sendable {
     private var lastReported: String?
 
     init(store: ChronoStore, report: @escaping @Sendable (String) -> Void,
-         transport: @escaping @Sendable (CollectorURL) -> any CollectorTransport = { CollectorClient(url: $0) }) {
+         transport: @escaping @Sendable (CollectorURL) -> any CollectorTransport = { CollectorClient(url: $0) },
+         machine: String? = MachineBinding.current()) {
         self.store = store
+        self.machine = machine
         self.report = report
         self.transport = transport
     }
@@ -100,7 +104,7 @@ final class SyncPusher: @unchecked Sendable {
             say("sync: the stored collector URL '\(enrolment.collectorURL)' cannot be used; run `chronoception sync remove` and `sync add` again.")
             return .whenNudged
         }
-        let exchange = SyncExchange(store: store, transport: transport(url))
+        let exchange = SyncExchange(store: store, transport: transport(url), machine: machine)
         do {
             let summary = try await exchange.pushAll(enrolment: enrolment)
             if summary.sent > 0 || !summary.preferences.applied.isEmpty || lastReported != nil {
@@ -111,6 +115,10 @@ final class SyncPusher: @unchecked Sendable {
             lastReported = nil
             for refused in summary.preferences.refused { say("warning: sync: " + refused) }
             return .afterMilliseconds(Int64(SyncRetrySchedule.idlePollSeconds) * 1000)
+        } catch let failure as SyncFailure where failure.kind == .copiedDataDirectory {
+            // Never as the device this directory was copied from; a `sync add` here wakes it.
+            say(failure.description, key: failure.kind.rawValue)
+            return .whenNudged
         } catch let failure as SyncFailure {
             let failures = (try? store.syncState().consecutiveFailures) ?? 1
             let delay = SyncRetrySchedule.delayMilliseconds(afterFailures: max(failures, 1), deviceID: deviceID)

@@ -14,6 +14,7 @@ enum StoreSchema {
         migrator.registerMigration(ProgressTallySchema.migrationIdentifier, migrate: ProgressTallySchema.migrate)
         migrator.registerMigration(SyncSchema.migrationIdentifier, migrate: SyncSchema.migrate)
         migrator.registerMigration(SessionTimingSchema.migrationIdentifier, migrate: SessionTimingSchema.migrate)
+        migrator.registerMigration(SyncMachineSchema.migrationIdentifier, migrate: SyncMachineSchema.migrate)
         return migrator
     }
 

@@ -19,8 +19,9 @@ extension ChronoStore {
 
     /// Keeps the collector's grant. One collector at a time: a second is refused (the existing one
     /// must be removed first, so pending sessions never go to a collector nobody chose). The cursor
-    /// starts again from 0 for a new collector: it has none of this device's sessions yet.
-    public func saveSyncEnrolment(_ enrolment: SyncEnrolment) throws(StoreError) {
+    /// starts again from 0 for a new collector: it has none of this device's sessions yet. With a
+    /// `machineBinding` (`MachineBinding.current()`), the device ID is bound to this machine from now on.
+    public func saveSyncEnrolment(_ enrolment: SyncEnrolment, machineBinding: String? = nil) throws(StoreError) {
         try write { db in
             if let existing = try self.enrolment(db) {
                 throw StoreError.invalidValue("this device is already enrolled with \(existing.collectorURL) as '\(existing.deviceName)'; run `chronoception sync remove` first to change collectors.")
@@ -31,6 +32,9 @@ extension ChronoStore {
                 """, arguments: [enrolment.collectorURL, enrolment.deviceKey, enrolment.collectorID, enrolment.deviceName,
                                  enrolment.enrolledUnixNanoseconds])
             try db.execute(sql: "UPDATE sync_device SET cursor = 0")
+            if let machineBinding {
+                try db.execute(sql: "UPDATE sync_device SET machine_binding = ?", arguments: [machineBinding])
+            }
             try db.execute(sql: "DELETE FROM sync_status")
         }
     }

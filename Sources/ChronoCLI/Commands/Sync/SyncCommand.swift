@@ -19,6 +19,7 @@ struct SyncCommand: ParsableCommand {
         @Argument(help: "The collector: http://HOST:PORT or https://HOST[:PORT].") var url: String
         @Option(help: "The one-time code `chronoception-collector enrol NAME` printed.") var code: String
         @Option(help: "The board named to the collector (default: this machine's, as `run` picks it).") var board: String?
+        @Flag(help: "Enrol with a new device ID: for a data directory copied from another device that the copy check cannot see (a machine without /etc/machine-id), when the collector answers device_enrolled.") var asNewDevice = false
 
         func run() throws {
             try reportingFailures {
@@ -29,10 +30,16 @@ struct SyncCommand: ParsableCommand {
                     throw CommandFailure(message: "--code is empty or not a code; give the one-time code `chronoception-collector enrol NAME` printed.", status: .usage)
                 }
                 let store = try self.store.openWritableStore()
-                if let existing = try store.syncEnrolment() {
+                let exchange = SyncExchange(store: store, transport: CollectorClient(url: collector))
+                let copied = try store.syncMachineState(current: exchange.machine) == .copied
+                if let existing = try store.syncEnrolment(), !copied {
                     throw CommandFailure(message: "this device is already enrolled with \(existing.collectorURL) as '\(existing.deviceName)'; run `chronoception sync remove` first to change collectors.", status: .usage)
                 }
-                let exchange = SyncExchange(store: store, transport: CollectorClient(url: collector))
+                if let renewed = try exchange.prepareEnrolment(asNewDevice: asNewDevice) {
+                    print(copied
+                          ? "this data directory seems copied from another machine (its device ID is bound to the machine it enrolled on): enrolling this machine as a new device, device ID \(renewed)"
+                          : "enrolling as a new device, device ID \(renewed)")
+                }
                 let boardName = board ?? BoardDrivers.defaultBoardName()
                 let enrolment = try runBlocking { try await exchange.enrol(url: collector, code: trimmed, board: boardName, softwareVersion: Version.packageVersion) }
                 let pending = try store.syncState().pending
@@ -71,11 +78,13 @@ struct SyncCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let state = try self.store.openStore().syncState()
+                let store = try self.store.openStore()
+                let state = try store.syncState()
+                let copied = try store.syncMachineState(current: MachineBinding.current()) == .copied
                 if json {
-                    print(SyncStatusText.json(state).prettyText)
+                    print(SyncStatusText.json(state, copied: copied).prettyText)
                 } else {
-                    for line in SyncStatusText.lines(state) { print(TerminalSafeText.sanitized(line, keepNewlines: false)) }
+                    for line in SyncStatusText.lines(state, copied: copied) { print(TerminalSafeText.sanitized(line, keepNewlines: false)) }
                 }
             }
         }

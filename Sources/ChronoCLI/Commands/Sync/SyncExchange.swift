@@ -10,6 +10,16 @@ struct SyncExchange {
     let transport: any CollectorTransport
     /// The wall clock for the status's times (a value, so tests decide it).
     var now: @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() }
+    /// This machine's binding (`MachineBinding`), read once; a value, so tests play two machines.
+    var machine: String? = MachineBinding.current()
+
+    /// Before enrolling: a data directory copied from another machine — or any, with `asNewDevice` —
+    /// becomes a new device (`ChronoStore.becomeNewSyncDevice`). The new device ID when it did.
+    func prepareEnrolment(asNewDevice: Bool) throws -> String? {
+        let copied = try store.syncMachineState(current: machine) == .copied
+        guard asNewDevice || copied else { return nil }
+        return try store.becomeNewSyncDevice(binding: machine)
+    }
 
     /// What one push did.
     struct Summary: Sendable {
@@ -44,7 +54,7 @@ struct SyncExchange {
         }
         let enrolment = SyncEnrolment(collectorURL: url.description, deviceKey: grant.key, collectorID: grant.collectorID,
                                       deviceName: grant.deviceName, enrolledUnixNanoseconds: now())
-        try store.saveSyncEnrolment(enrolment)
+        try store.saveSyncEnrolment(enrolment, machineBinding: machine)
         return enrolment
     }
 
@@ -64,6 +74,16 @@ struct SyncExchange {
         var summary = Summary()
         var limit = SyncProtocol.maximumSessionsPerBatch
         let deviceID = try store.syncDeviceID()
+        switch try store.syncMachineState(current: machine) {
+        case .copied:
+            // The enrolment and key here are the other machine's device: never push as it.
+            throw SyncFailure(kind: .copiedDataDirectory, detail: "this data directory seems copied from another machine: its device ID \(deviceID) is bound to the machine it enrolled on, so this machine does not push as that device")
+        case .unbound:
+            // Enrolled before bindings existed: this machine, pushing now, is taken as its own.
+            if let machine { try store.bindSyncDevice(to: machine) }
+        case .sameMachine, .unknownMachine:
+            break
+        }
         var first = true
         while true {
             let outbox = try store.syncOutboxBatch(limit: limit)

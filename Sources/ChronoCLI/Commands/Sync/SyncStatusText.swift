@@ -4,8 +4,12 @@ import ChronoStore
 /// `sync status` as lines and as JSON: the collector, what is pending, the last success and — in
 /// one line with its fix — why the last attempt failed.
 enum SyncStatusText {
-    static func lines(_ state: SyncState, offsetAt: (Int64) -> Int = { LocalTimeZone.utcOffsetSeconds(atUnixSeconds: $0 / 1_000_000_000) }) -> [String] {
+    static func lines(_ state: SyncState, copied: Bool = false,
+                      offsetAt: (Int64) -> Int = { LocalTimeZone.utcOffsetSeconds(atUnixSeconds: $0 / 1_000_000_000) }) -> [String] {
         var lines: [String] = []
+        if copied {
+            lines.append("copied: this data directory seems copied from another machine, so this machine does not push as device \(state.deviceID); `chronoception sync add URL --code CODE` enrols it as a new device (with a new device ID)")
+        }
         var failing: String?
         if state.consecutiveFailures > 0, let message = state.lastFailureMessage {
             let when = state.lastAttemptUnixNanoseconds.map { " (\(time($0, offsetAt)), \(state.consecutiveFailures == 1 ? "the first failure" : "\(state.consecutiveFailures) failures in a row"))" } ?? ""
@@ -29,11 +33,12 @@ enum SyncStatusText {
         return lines
     }
 
-    static func json(_ state: SyncState) -> JSONValue {
+    static func json(_ state: SyncState, copied: Bool = false) -> JSONValue {
         func optionalInt(_ value: Int64?) -> JSONValue { value.map { .int($0) } ?? .null }
         func optionalText(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
         return .object([
             ("device_id", .string(state.deviceID)),
+            ("copied_from_another_machine", .bool(copied)),
             ("enrolled", .bool(state.enrolment != nil)),
             ("collector_url", optionalText(state.enrolment?.collectorURL)),
             ("device_name", optionalText(state.enrolment?.deviceName)),

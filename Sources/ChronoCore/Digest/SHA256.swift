@@ -1,7 +1,8 @@
 /// SHA-256 (FIPS 180-4), for storing API keys by digest only. A key is 256 random bits, so a fast,
 /// unsalted hash is enough: there is nothing to guess. Kept here (about 60 lines, checked against the
-/// standard's test vectors) rather than pulling a cryptography package into the device binary. Public
-/// for the collector, which stores device keys and enrolment codes the same way.
+/// standard's test vectors) rather than pulling a cryptography package into the device binary. In the
+/// core (it is pure) for the device API's keys, the collector's device keys and enrolment codes, and the
+/// store's machine binding of the device's sync ID.
 public enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
