@@ -3,7 +3,6 @@ the captured batch template and the tally; and the one way a case is judged."""
 
 import copy
 import hashlib
-import json
 import os
 import sqlite3
 import uuid
@@ -150,6 +149,3 @@ def status_in(*ranges):
         return any(low <= answer.status <= high for low, high in ranges)
     return accept
 
-
-def json_dumps(value):
-    return json.dumps(value, ensure_ascii=False)

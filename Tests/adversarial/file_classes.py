@@ -15,7 +15,7 @@ import time
 import urllib.parse
 import uuid
 
-from context import sha256, status_in
+from context import sha256
 from lab import Dropped
 
 YEAR_NS = 365 * 86_400 * 10**9

@@ -8,14 +8,11 @@ import socket
 import subprocess
 import threading
 import time
-import uuid
 
 import generate
 from context import status_in
 from generate import IN, ODD, OUT
 from lab import Dropped
-
-C1, C2, C3 = "ns-bounds", "ns-host", "ns-settings"
 
 
 def verdict_accept(verdict, method):
