@@ -3,8 +3,6 @@ the captured batch template and the tally; and the one way a case is judged."""
 
 import copy
 import hashlib
-import os
-import sqlite3
 import uuid
 
 from lab import Dropped, http, run
@@ -22,6 +20,7 @@ class Context:
         self.batch_template = None   # a batch `sync now` sent (captured), as parsed JSON
         self.batch_device = None     # (device id, device key, name) of the device the batch cases push as
         self.batch_devices = {}      # collector-b, collector-pg -> such a device
+        self.damage_devices = {}     # collector-b, collector-pg -> the device class 6 pushes damage as
         self.databases = {}          # collector-pg -> its PostgreSQL URL (reachable inside srv)
         self.postgres_dir = None     # the throwaway PostgreSQL cluster's directory
 
@@ -129,11 +128,6 @@ class Context:
         server = server or ("collector-b" if device is None else "collector")
         return self.request(server, origin, "POST", "/api/v1/sync/batches", key=key,
                             raw_body=raw_body if isinstance(raw_body, bytes) else raw_body.encode())
-
-    def collector_session_count(self, device_id, server="collector-b"):
-        path = os.path.join(self.data[server], "collector.sqlite3")
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10) as db:
-            return db.execute("SELECT COUNT(*) FROM session WHERE lower(device_id) = lower(?)", (device_id,)).fetchone()[0]
 
 
 def sha256(path):
