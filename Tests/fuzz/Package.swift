@@ -32,6 +32,12 @@ let package = Package(
         .executableTarget(name: "FuzzStateFile", dependencies: ["CFuzzerDriver", .product(name: "ChronoRuntime", package: "Chronoception")]),
         // A sync batch as a collector decodes and validates it (the wire types and the core's session
         // rules; the collector's servers stay out of the sanitized build).
+        // A fallback file as `import` decodes and validates it.
+        .executableTarget(name: "FuzzFallbackFile", dependencies: [
+            "CFuzzerDriver",
+            .product(name: "ChronoCore", package: "Chronoception"),
+            .product(name: "ChronoStore", package: "Chronoception"),
+        ]),
         .executableTarget(name: "FuzzSyncBatch", dependencies: [
             "CFuzzerDriver",
             .product(name: "ChronoCore", package: "Chronoception"),
