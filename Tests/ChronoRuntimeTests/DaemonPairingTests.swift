@@ -99,6 +99,7 @@ struct DaemonPairingTests {
         #expect(rig.recorder.finished.count == 1)
         #expect(rig.replies.isEmpty)
         #expect(rig.lines.filter { $0.hasPrefix(#"Pairing request from "Anna's phone""#) }.count == 2)
+        #expect(rig.lines.contains { $0.hasPrefix("Idle. Tap to start") && $0.hasSuffix("hold to approve the pairing request.") })
         let announcedAgain = try #require(rig.cues.last { $0.0 == "pairing-request" }?.1)
         #expect(announcedAgain > Self.ms(2_400))
 

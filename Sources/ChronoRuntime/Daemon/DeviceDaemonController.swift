@@ -316,7 +316,7 @@ public final class DeviceDaemonController: LoopController {
         let what = describe(menu!.lastConfiguration)
         actions.append(.console(announce
             ? "Ready. Tap (\(pressHint)) to start \(what); hold to browse presets. Stop with Ctrl-C or SIGTERM."
-            : "Idle. Tap to start \(what) again; hold to browse presets."))
+            : "Idle. Tap to start \(what) again; hold to \(pairings.current == nil ? "browse presets" : "approve the pairing request")."))
         actions += showPairing(at: now)
         actions.append(.state(idleState(offering: nil)))
         return actions
