@@ -9,7 +9,7 @@ enum OpenAPIDocument {
   "info": {
     "title": "Chronoception device API",
     "version": "1.0.0",
-    "description": "The device's HTTP API (docs/API.md), served on a Unix socket and on TCP (127.0.0.1:8737 by default). The Unix socket and loopback are the local user; anything else needs a key (Bearer header or the browser's cookie). Errors are {\"error\": {\"code\", \"message\"}}."
+    "description": "The device's HTTP API (docs/API.md), served on a Unix socket and on TCP (127.0.0.1:8737 by default). The Unix socket and loopback are the local user; anything else needs a key (Bearer header or the browser's cookie). Errors are {\"error\": {\"code\", \"message\"}}. An address that fails to authenticate 10 times within 60 s (wrong keys, unknown or spent login links) gets 429 too_many_failures with Retry-After on every route for 300 s; a connection idle for 30 s is closed."
   },
   "servers": [
     {
