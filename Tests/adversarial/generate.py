@@ -77,8 +77,8 @@ def query(parameters):
 # The OpenAPI walk
 
 def openapi_cases(document):
-    """Every (method, path, kind, name, value, verdict, body) the document's numeric and time
-    parameters and body fields give. kind: 'query' or 'body'."""
+    """Every (method, path, kind, name, value, verdict) the document's numeric and time parameters and
+    body fields give. kind: 'query' (value is the text) or 'body' (value is raw JSON)."""
     cases = []
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
@@ -91,7 +91,7 @@ def openapi_cases(document):
                     continue
                 values = values_for(schema, name)
                 for value, verdict in values or []:
-                    cases.append((method.upper(), path, "query", name, value, verdict, None))
+                    cases.append((method.upper(), path, "query", name, value, verdict))
             body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
             if body:
                 body = resolve(document, body)
@@ -99,10 +99,10 @@ def openapi_cases(document):
                     schema = resolve(document, schema)
                     if schema.get("type") == "integer":
                         for raw, verdict in json_integer_values(schema.get("minimum", I64_MIN), schema.get("maximum", I64_MAX)):
-                            cases.append((method.upper(), path, "body", name, raw, verdict, None))
+                            cases.append((method.upper(), path, "body", name, raw, verdict))
                     elif schema.get("type") == "string" and name in TIME_STRINGS:
                         for value, verdict in TIME_STRINGS[name]():
-                            cases.append((method.upper(), path, "body", name, json.dumps(value), verdict, None))
+                            cases.append((method.upper(), path, "body", name, json.dumps(value), verdict))
     return cases
 
 

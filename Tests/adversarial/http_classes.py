@@ -37,7 +37,7 @@ def class1_device(ctx, server, document):
     settings = generate.setting_values()
     for origin, key in (("srv", None), ("c1", ctx.device_keys[server])):
         where = "loopback" if origin == "srv" else "remote+key"
-        for method, path, kind, name, value, verdict, _ in cases:
+        for method, path, kind, name, value, verdict in cases:
             full = "/api/v1" + path
             if kind == "query":
                 target = full + generate.query([(name, value)])
