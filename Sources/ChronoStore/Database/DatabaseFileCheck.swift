@@ -2,7 +2,6 @@ import ChronoCore
 import Foundation
 import Glibc
 import GRDB
-import Synchronization
 
 /// Looks at an existing database file before the store opens it for writing, so that a damaged or
 /// foreign file is reported and never changed: opening a pool switches the file to WAL and migrates
@@ -36,11 +35,13 @@ enum DatabaseFileCheck {
         guard header.count >= 100, Array(header.prefix(16)) == sqliteMagic else {
             throw .corrupt(path: path, detail: "no SQLite header")
         }
-        // `quick_check` reads every page (a third of a second for 100,000 sessions here): it is skipped
-        // when the files are exactly as they were after the last check passed.
-        let key = VerifiedMarker.key(path: path)
-        let alreadyVerified = key != nil && VerifiedMarker.read(path: path) == key
-        let (appID, tables, applied, integrity) = try inspect(path: path, integrity: !alreadyVerified)
+        // `quick_check` reads every page through SQLite (a third of a second for 100,000 sessions
+        // here): it is skipped when the files have the size and time the last check left and every
+        // byte still has the digest it had then. Same size and time with other bytes is damage the
+        // kernel never wrote (a flipped bit on the card), refused before anything opens the file.
+        let (comparison, marker) = VerifiedMarker.compare(path: path)
+        if comparison == .damaged { throw .corrupt(path: path, detail: bitRotDetail) }
+        let (appID, tables, applied, integrity) = try inspect(path: path, integrity: comparison != .same)
         if appID == 0 && tables.isEmpty { return }
         if appID == applicationID {
             let unknown = applied.subtracting(knownMigrations)
@@ -49,12 +50,15 @@ enum DatabaseFileCheck {
                 let shown = integrity.prefix(3).joined(separator: "; ").replacingOccurrences(of: "\n", with: " ")
                 throw .corrupt(path: path, detail: "integrity check: \(shown.count > 300 ? String(shown.prefix(300)) + "…" : shown)")
             }
-            VerifiedMarker.opened(path)
+            VerifiedMarker.opened(path, marker: marker)
             return
         }
         let listed = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
         throw .foreign(path: path, detail: "application_id \(appID), tables: \(listed.isEmpty ? "none" : listed)")
     }
+
+    /// Why a file whose bytes no longer match its marker is refused (inside the corrupt message).
+    static let bitRotDetail = "its bytes changed although its size and modification time did not: bit rot on the storage"
 
     private static func readHeader(path: String) throws(StoreError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -103,54 +107,5 @@ extension StoreError {
         default:
             self = .database(path: path, detail: error.message ?? String(describing: error))
         }
-    }
-}
-
-/// Remembers that the database passed `quick_check` while its files had a given size and
-/// modification time (the database and its `-wal`), in a small file beside it. The key is written
-/// when the command that checked (or trusted) the file ends and has closed the store — so it covers
-/// this process's own writes — and any later change by anyone (another program, a crash that left a
-/// hot WAL, bit rot that changes the size) makes the next open check again. Best effort: without the
-/// marker, every open checks.
-enum VerifiedMarker {
-    private static let verified = Mutex<Set<String>>([])
-
-    /// The file at `path` passed the check (or was unchanged since it last did) in this process.
-    static func opened(_ path: String) { verified.withLock { _ = $0.insert(path) } }
-
-    /// Writes the marker for every database this process verified; call after the stores are closed.
-    static func refreshAll() {
-        for path in verified.withLock({ $0 }) {
-            if let key = key(path: path) { write(key, path: path) }
-        }
-    }
-
-    static func markerPath(_ path: String) -> String {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return directory + "/." + name + ".verified"
-    }
-
-    static func key(path: String) -> String? {
-        func describe(_ file: String) -> String? {
-            var info = stat()
-            guard stat(file, &info) == 0 else { return nil }
-            return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-        }
-        guard let database = describe(path) else { return nil }
-        return "1 " + database + " " + (describe(path + "-wal") ?? "no-wal")
-    }
-
-    static func read(path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: markerPath(path)), data.count < 512 else { return nil }
-        return String(data: data, encoding: .utf8)
-    }
-
-    static func write(_ key: String, path: String) {
-        let marker = markerPath(path)
-        let temporary = marker + ".\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(key.utf8)) else { return }
-        if rename(temporary, marker) != 0 { unlink(temporary) }
     }
 }
