@@ -46,7 +46,6 @@ public struct SessionEngine: Hashable, Sendable {
     private struct AwaitedStartCue: Hashable, Sendable {
         var attempt: Int
         var cueDue: MonotonicInstant
-        var deadline: MonotonicInstant
     }
 
     private struct ReportedBeginning: Hashable, Sendable {
@@ -143,7 +142,7 @@ public struct SessionEngine: Hashable, Sendable {
     /// of its `.motor` effect). For the cues that mark time the engine keeps that instant: a Passive
     /// boundary's firing; the start mark of an attempt that started by itself (the person counts from
     /// the cue they feel, so a cue delayed by a stall must not lengthen their attempt). Either, later
-    /// than `CueTiming.tolerance` past its deadline, sets `timingLateness`. Other cues are ignored, as
+    /// than `CueTiming.tolerance` past the instant it was asked for, sets `timingLateness`. Other cues are ignored, as
     /// is anything reported after the session finished.
     public mutating func cueBegan(_ label: VibrationLabel, due: MonotonicInstant, at began: MonotonicInstant) {
         guard outcome == nil else { return }
@@ -158,7 +157,7 @@ public struct SessionEngine: Hashable, Sendable {
                case .attemptRunning(let attempt, let mark) = phase, attempt == awaited.attempt {
                 startCueAwaited = nil
                 phase = .attemptRunning(attempt: attempt, startMark: max(mark, began))
-                flag(due: awaited.deadline, began: began)
+                flag(due: awaited.cueDue, began: began)
             } else {
                 reportedEarly[label] = ReportedBeginning(due: due, began: began)
             }
@@ -174,9 +173,11 @@ public struct SessionEngine: Hashable, Sendable {
 
     private mutating func recordBoundary(at position: Int, began: MonotonicInstant) {
         boundariesFired[position] = began
-        flag(due: boundaries[position].due, began: began)
+        flag(due: boundaryCueDue[position], began: began)
     }
 
+    /// Late is measured from the instant the cue was asked for (a boundary's deadline, the end of
+    /// feedback, or later when the engine itself queued the cue behind another): what a stall adds.
     private mutating func flag(due: MonotonicInstant, began: MonotonicInstant) {
         timingLateness = CueTiming.worse(timingLateness, CueTiming.lateness(due: due, began: began))
     }
@@ -283,10 +284,10 @@ public struct SessionEngine: Hashable, Sendable {
         var mark = mark
         if markedByCue, case .motor(_, _, let cueDue) = cue {
             if let began = takeReportedEarly(.cue(.start), due: cueDue) {
-                flag(due: mark, began: began)
+                flag(due: cueDue, began: began)
                 mark = max(mark, began)
             } else {
-                startCueAwaited = AwaitedStartCue(attempt: attempt, cueDue: cueDue, deadline: mark)
+                startCueAwaited = AwaitedStartCue(attempt: attempt, cueDue: cueDue)
             }
         }
         phase = .attemptRunning(attempt: attempt, startMark: mark)
