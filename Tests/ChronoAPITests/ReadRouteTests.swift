@@ -10,9 +10,9 @@ struct ReadRouteTests {
     @Test("device status is served on both listeners, with the last completed session")
     func deviceStatusOnBothListeners() async throws {
         try await APIHarness.with { api in
-            try api.addChallenge("S1", daysAgo: 2, elapsed: [61])
-            try api.addChallenge("S2", interval: 30, daysAgo: 1, elapsed: [29, 31])
-            try api.addChallenge("S3", daysAgo: 0, elapsed: [50], status: .aborted)
+            try api.addChallenge(sid("S1"), daysAgo: 2, elapsed: [61])
+            try api.addChallenge(sid("S2"), interval: 30, daysAgo: 1, elapsed: [29, 31])
+            try api.addChallenge(sid("S3"), daysAgo: 0, elapsed: [50], status: .aborted)
             for listener in [APIHarness.Listener.tcp, .socket] {
                 let reply = try await api.request("/api/v1/device", via: listener)
                 #expect(reply.status == 200)
@@ -21,7 +21,7 @@ struct ReadRouteTests {
                 #expect(device["board"] as? String == "desktop")
                 #expect(device["session_in_progress"] as? Bool == false)
                 let last = try #require(reply.json["last_session"] as? [String: Any])
-                #expect(last["session_id"] as? String == "S2")
+                #expect(last["session_id"] as? String == sid("S2"))
                 #expect(last["interval"] as? String == "30s")
                 #expect(last["time_acuity_score"] as? Int != nil)
             }
@@ -56,20 +56,20 @@ struct ReadRouteTests {
     @Test("the session list filters by mode, interval, status and dates, and pages with a cursor")
     func sessionList() async throws {
         try await APIHarness.with { api in
-            for day in 0..<5 { try api.addChallenge("C\(day)", daysAgo: day, elapsed: [60 + Double(day)]) }
-            try api.addChallenge("F1", interval: 30, daysAgo: 1, elapsed: [33], mode: .challenge, status: .aborted)
+            for day in 0..<5 { try api.addChallenge(sid("C\(day)"), daysAgo: day, elapsed: [60 + Double(day)]) }
+            try api.addChallenge(sid("F1"), interval: 30, daysAgo: 1, elapsed: [33], mode: .challenge, status: .aborted)
             func ids(_ query: String) async throws -> [String] {
                 let reply = try await api.request("/api/v1/sessions" + query)
                 #expect(reply.status == 200, "\(query): \(reply.text)")
                 return (reply.json["sessions"] as? [[String: Any]] ?? []).compactMap { $0["session_id"] as? String }
             }
-            #expect(try await ids("") == ["C0", "F1", "C1", "C2", "C3", "C4"])
-            #expect(try await ids("?interval=30s") == ["F1"])
-            #expect(try await ids("?status=completed&interval=1m") == ["C0", "C1", "C2", "C3", "C4"])
+            #expect(try await ids("") == ["C0", "F1", "C1", "C2", "C3", "C4"].map(sid))
+            #expect(try await ids("?interval=30s") == ["F1"].map(sid))
+            #expect(try await ids("?status=completed&interval=1m") == ["C0", "C1", "C2", "C3", "C4"].map(sid))
             #expect(try await ids("?mode=passive") == [])
             let day2 = DailySeries.dayText(WallTime(unixNanoseconds: APIHarness.now - 2 * 86_400_000_000_000 - 3_600_000_000_000, utcOffsetSeconds: 0).localDayNumber)
             let day1 = DailySeries.dayText(WallTime(unixNanoseconds: APIHarness.now - 86_400_000_000_000 - 3_600_000_000_000, utcOffsetSeconds: 0).localDayNumber)
-            #expect(try await ids("?from=\(day2)&to=\(day1)") == ["F1", "C1", "C2"])
+            #expect(try await ids("?from=\(day2)&to=\(day1)") == ["F1", "C1", "C2"].map(sid))
             // Paging: two at a time, following next_cursor to the end.
             var seen: [String] = []
             var cursor: String? = nil
@@ -79,7 +79,7 @@ struct ReadRouteTests {
                 seen += (reply.json["sessions"] as? [[String: Any]] ?? []).compactMap { $0["session_id"] as? String }
                 cursor = reply.json["next_cursor"] as? String
             } while cursor != nil
-            #expect(seen == ["C0", "F1", "C1", "C2", "C3", "C4"])
+            #expect(seen == ["C0", "F1", "C1", "C2", "C3", "C4"].map(sid))
             for bad in ["?interval=5s", "?mode=sleep", "?status=done", "?from=2026-02-30", "?limit=0", "?limit=501", "?cursor=xyz",
                         "?from=2026-11-20&to=2026-11-19"] {
                 let reply = try await api.request("/api/v1/sessions" + bad)
@@ -92,8 +92,8 @@ struct ReadRouteTests {
     @Test("one session comes with its attempts; an unknown id is 404")
     func sessionDetail() async throws {
         try await APIHarness.with { api in
-            try api.addChallenge("S1", daysAgo: 1, elapsed: [63, 57])
-            let reply = try await api.request("/api/v1/sessions/S1")
+            try api.addChallenge(sid("S1"), daysAgo: 1, elapsed: [63, 57])
+            let reply = try await api.request("/api/v1/sessions/" + sid("S1"))
             #expect(reply.status == 200)
             #expect(reply.json["status"] as? String == "completed")
             let attempts = try #require(reply.json["attempts"] as? [[String: Any]])
@@ -109,8 +109,8 @@ struct ReadRouteTests {
     @Test("progress is the store's own report, byte for byte; daily series keep gaps as null")
     func progress() async throws {
         try await APIHarness.with { api in
-            try api.addChallenge("A", daysAgo: 0, elapsed: [61])
-            try api.addChallenge("B", daysAgo: 3, elapsed: [66])
+            try api.addChallenge(sid("A"), daysAgo: 0, elapsed: [61])
+            try api.addChallenge(sid("B"), daysAgo: 3, elapsed: [66])
             let reply = try await api.request("/api/v1/progress")
             let now = APIHarness.now
             let expected = try api.store.progress(nowUnixNanoseconds: now, utcOffsetSeconds: LocalTimeZone.utcOffsetSeconds(atUnixSeconds: now / 1_000_000_000)).json
@@ -131,7 +131,7 @@ struct ReadRouteTests {
     @Test("health status and backfill, CSV export, Learn and the OpenAPI document")
     func healthExportLearnOpenAPI() async throws {
         try await APIHarness.with { api in
-            try api.addChallenge("A", daysAgo: 0, elapsed: [61])
+            try api.addChallenge(sid("A"), daysAgo: 0, elapsed: [61])
             let health = try await api.request("/api/v1/health")
             #expect(health.status == 200)
             #expect(health.json["status"] as? String == "on")
@@ -143,7 +143,7 @@ struct ReadRouteTests {
             #expect(csv.status == 200)
             #expect(csv.headers.first(name: "content-type")?.hasPrefix("text/csv") == true)
             #expect(csv.text.hasPrefix(ChronoStore.csvColumns.joined(separator: ",") + "\r\n"))
-            #expect(csv.text.contains("A,"))
+            #expect(csv.text.contains(sid("A") + ","))
             let learn = try await api.request("/api/v1/learn")
             let sections = try #require(learn.json["sections"] as? [[String: Any]])
             #expect(sections.map { $0["title"] as? String ?? "" } == LearnText.sections.map(\.title))

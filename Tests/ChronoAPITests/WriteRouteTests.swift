@@ -54,7 +54,7 @@ struct WriteRouteTests {
     @Test("delete-all needs a fresh confirmation token from step one; a wrong or spent token deletes nothing")
     func deleteAllTwoSteps() async throws {
         try await APIHarness.with { api in
-            try api.addChallenge("A", daysAgo: 0, elapsed: [61])
+            try api.addChallenge(sid("A"), daysAgo: 0, elapsed: [61])
             try api.store.setSetting(.defaultAttempts, to: "3", nowUnixSeconds: 1)
             let wrong = try await api.request(.POST, "/api/v1/delete-all/confirm", json: #"{"confirmation_token": "guess"}"#)
             #expect(wrong.status == 409)

@@ -47,13 +47,13 @@ struct StoreDeviceLibraryTests {
         let library = try Self.library(scratch)
         _ = library.prepareSnapshot()
         let ran = try SessionConfiguration(mode: .passive, interval: TrainingInterval(seconds: 90), plannedCount: 2)
-        let start = SessionStartRecord(sessionID: "S1", configuration: ran, anchor: WallClockAnchor(unixNanoseconds: 1_795_000_000_000_000_000, monotonic: .zero, utcOffsetSeconds: 0),
+        let start = SessionStartRecord(sessionID: sid("S1"), configuration: ran, anchor: WallClockAnchor(unixNanoseconds: 1_795_000_000_000_000_000, monotonic: .zero, utcOffsetSeconds: 0),
                                        board: "desktop", soundAudible: false, wallClockSynchronised: true)
         try scratch.store.recordSessionStarted(start)
         library.sessionStarted(start)
         try scratch.set(.longPressMilliseconds, "2200")
         let again = library.prepareSnapshot()
-        #expect(again.lastSessionID == "S1")
+        #expect(again.lastSessionID == sid("S1"))
         #expect(again.nextConfiguration.mode == .passive && again.nextConfiguration.interval.seconds == 90 && again.nextConfiguration.plannedCount == 2)
         #expect(again.nextConfiguration.gestures.longPress == .milliseconds(2200))
         try scratch.set(.defaultInterval, "7m")
@@ -72,7 +72,7 @@ struct StoreDeviceLibraryTests {
         let used = try TrainingInterval(seconds: 90)
         let configuration = try SessionConfiguration(mode: .challenge, interval: used)
         try scratch.store.recordSessionStarted(SessionStartRecord(
-            sessionID: "S1", configuration: configuration,
+            sessionID: sid("S1"), configuration: configuration,
             anchor: WallClockAnchor(unixNanoseconds: Int64(nowUnixSeconds) * 1_000_000_000, monotonic: .zero, utcOffsetSeconds: 0),
             board: "desktop", soundAudible: false, wallClockSynchronised: true))
         _ = library.prepareSnapshot()
