@@ -113,4 +113,25 @@ struct SyncCopiedDataDirectoryTests {
         #expect(failure.kind == .deviceEnrolled && failure.status == .permission)
         #expect(failure.description == "sync: the collector refused the enrolment: Device ID x is already enrolled on this collector as 'P001', so this code was not used; if this data directory was copied from that device, enrol this machine as a new device: `chronoception sync add URL --code CODE --as-new-device`; if it is that device itself, revoke it on the collector first (`chronoception-collector revoke NAME`), then `sync add` again.")
     }
+
+    /// A collector that refuses every batch with words of its choosing.
+    struct HostileCollector: CollectorTransport {
+        func post(_ path: String, body: Data, bearer: String?) async throws(SyncFailure) -> (status: Int, body: Data) {
+            (422, Data(#"{"error": {"code": "invalid_batch", "message": "bad\u001b[2J\u001b]0;owned\u0007 batch. More."}}"#.utf8))
+        }
+    }
+
+    @Test("the daemon's console shows a collector's words as text")
+    func pusherLinesAreSanitised() async throws {
+        let fixture = try SyncFixture()
+        defer { fixture.remove() }
+        try fixture.addSessions(1)
+        _ = try await fixture.enrol(FakeCollector())
+        let said = RecordingLines()
+        let pusher = SyncPusher(store: fixture.store, report: { said.writeLine($0) }, transport: { _ in HostileCollector() }, machine: nil)
+        _ = await pusher.step()
+        #expect(said.all.count == 1)
+        #expect(said.all[0].hasPrefix("sync: the collector refused the batch as invalid: bad\\u{1B}[2J\\u{1B}]0;owned\\u{7} batch;"))
+        #expect(!said.all[0].contains("\u{1B}"))
+    }
 }

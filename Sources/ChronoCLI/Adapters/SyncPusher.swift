@@ -1,3 +1,4 @@
+import ChronoCore
 import ChronoStore
 import Dispatch
 import Foundation
@@ -34,7 +35,8 @@ final class SyncPusher: @unchecked Sendable {
          machine: String? = MachineBinding.current()) {
         self.store = store
         self.machine = machine
-        self.report = report
+        // Lines carry the collector's words (a refusal's message, a refused preference): shown as text.
+        self.report = { report(TerminalSafeText.sanitized($0, keepNewlines: false)) }
         self.transport = transport
     }
 
