@@ -109,4 +109,16 @@ struct FailedAuthLimitTests {
             #expect(limited.status == 429)
         }
     }
+
+    @Test("trusted loopback is the owner: its failures are never counted and it is never locked out")
+    func trustedLoopbackIsNeverLimited() async throws {
+        try await APIHarness.with(trust: .socketAndLoopback) { api in
+            for guess in 1...15 {
+                let refused = try await api.request("/api/v1/login?token=guess\(guess)")
+                #expect(refused.status == 403)
+            }
+            let device = try await api.request("/api/v1/device")
+            #expect(device.status == 200)
+        }
+    }
 }
