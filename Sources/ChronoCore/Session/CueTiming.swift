@@ -14,7 +14,8 @@ public enum CueTiming {
     /// a noticeable amount does.
     public static let tolerance = TimeSpan.milliseconds(50)
 
-    /// How late the cue began, when that is beyond `tolerance`; nil when it began within it (or early).
+    /// How late the cue began after `due` (the instant it was asked for), when that is beyond
+    /// `tolerance`; nil when it began within it (or early).
     public static func lateness(due: MonotonicInstant, began: MonotonicInstant) -> TimeSpan? {
         let late = began - due
         return late > tolerance ? late : nil

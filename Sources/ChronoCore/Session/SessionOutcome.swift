@@ -25,7 +25,8 @@ public struct SessionOutcome: Hashable, Sendable {
     /// For aborted and interrupted sessions: what happened, in words.
     public var reason: String?
     /// The timing flag: the largest lateness of a cue that marks time (a Passive boundary, an
-    /// auto-started attempt's start cue) past its deadline, when beyond `CueTiming.tolerance`; nil
+    /// auto-started attempt's start cue) past the instant it was asked for, when beyond
+    /// `CueTiming.tolerance`; nil
     /// when every such cue the loop reported began within it. Set by the engine from the instants the loop
     /// reports (`SessionEngine.cueBegan`), so a stall is recorded rather than silently absorbed.
     public var timingLateness: TimeSpan?
