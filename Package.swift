@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(name: "ChronoHardwareTests", dependencies: ["ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoRuntimeTests", dependencies: ["ChronoRuntime", "ChronoHardware", "ChronoCore", "ChronoTesting"]),
         .testTarget(name: "ChronoSyncTests", dependencies: ["ChronoSync", "ChronoCore"]),
-        .testTarget(name: "ChronoStoreTests", dependencies: ["ChronoStore", "ChronoCore", "ChronoSync"]),
+        .testTarget(name: "ChronoStoreTests", dependencies: ["ChronoStore", "ChronoCore", "ChronoSync", "ChronoTesting"]),
         .testTarget(
             name: "ChronoAPITests",
             dependencies: [

@@ -1,3 +1,4 @@
+import ChronoTesting
 import ChronoCore
 import ChronoHardware
 import ChronoRuntime

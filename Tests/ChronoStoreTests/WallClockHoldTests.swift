@@ -1,3 +1,4 @@
+import ChronoTesting
 import ChronoCore
 @testable import ChronoStore
 import Testing
