@@ -229,9 +229,6 @@ extension SyncedSession {
             throw fail("configuration: \(error)")
         }
         guard healthDecision == "record" || healthDecision == "skip" else { throw fail("health_decision '\(healthDecision)' is not record or skip") }
-        guard boundaries.allSatisfy({ $0.firedMonotonicNanoseconds != nil }) || boundaries.allSatisfy({ $0.firedMonotonicNanoseconds == nil }) else {
-            throw fail("some boundaries have fired_mono_ns and others not")
-        }
         if let late = timingLateNanoseconds, !(late > 0 && TimeLimits.isAcceptedMonotonic(nanoseconds: late)) {
             throw fail("timing_late_ns \(late) is outside 1 to \(TimeLimits.maximumMonotonicNanoseconds)")
         }
@@ -247,9 +244,9 @@ extension SyncedSession {
             fearSoundEffective: fearSoundEffective, reason: nil,
             timingLateness: timingLateNanoseconds.map(TimeSpan.init(nanoseconds:)))
         // The core's rules, the same the device's store and `import` apply.
-        let record = SessionFinishRecord(sessionID: id, outcome: outcome, anchor: anchor, board: board,
-                                         boundariesFired: boundaries.compactMap { $0.firedMonotonicNanoseconds.map(MonotonicInstant.init) })
-        do { _ = try SessionValidation.validated(record) } catch {
+        let record = SessionFinishRecord(sessionID: id, outcome: outcome, anchor: anchor, board: board)
+        let firings = boundaries.map { $0.firedMonotonicNanoseconds.map(MonotonicInstant.init(nanoseconds:)) }
+        do { _ = try SessionValidation.validated(record, firings: firings) } catch {
             throw SyncValidationError(sessionID: id, rule: error.rule.rawValue, problem: error.detail)
         }
         return outcome

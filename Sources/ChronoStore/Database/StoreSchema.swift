@@ -15,6 +15,7 @@ enum StoreSchema {
         migrator.registerMigration(SyncSchema.migrationIdentifier, migrate: SyncSchema.migrate)
         migrator.registerMigration(SessionTimingSchema.migrationIdentifier, migrate: SessionTimingSchema.migrate)
         migrator.registerMigration(SyncMachineSchema.migrationIdentifier, migrate: SyncMachineSchema.migrate)
+        migrator.registerMigration(BoundaryFiringRepair.migrationIdentifier, migrate: BoundaryFiringRepair.migrate)
         return migrator
     }
 
