@@ -7,10 +7,10 @@ import Synchronization
 /// and its `-wal`) and a digest of every byte of the database (`FileDigest`).
 ///
 /// The next open that finds the same size and time reads the file once and compares the digest
-/// instead of running `quick_check` — cheaper (docs/FAULTS.md has the figures), and it sees what size and time cannot:
-/// a bit that flipped on the card (the kernel never wrote, so nothing changed the time). A different
-/// digest under the same size and time is damage, and the store is refused before anything writes.
-/// Any write by anyone gives the file a new time, so the next open checks the pages again.
+/// instead of running `quick_check` — cheaper (docs/FAULTS.md has the figures), and it sees what size
+/// and time cannot: a bit that flipped on the card (the kernel never wrote, so nothing changed the
+/// time). A different digest under the same size and time is damage, and the store is refused before
+/// anything writes. Any write by anyone gives the file a new time, so the next open checks the pages.
 ///
 /// The marker is written when the command that checked (or trusted) the file ends and has closed the
 /// store, so it covers this process's own writes. Best effort: without a marker, every open checks.
