@@ -142,8 +142,8 @@ public struct SessionEngine: Hashable, Sendable {
     /// of its `.motor` effect). For the cues that mark time the engine keeps that instant: a Passive
     /// boundary's firing; the start mark of an attempt that started by itself (the person counts from
     /// the cue they feel, so a cue delayed by a stall must not lengthen their attempt). Either, later
-    /// than `CueTiming.tolerance` past the instant it was asked for, sets `timingLateness`. Other cues are ignored, as
-    /// is anything reported after the session finished.
+    /// than `CueTiming.tolerance` past the instant it was asked for, sets `timingLateness`. Other
+    /// cues are ignored, as is anything reported after the session finished.
     public mutating func cueBegan(_ label: VibrationLabel, due: MonotonicInstant, at began: MonotonicInstant) {
         guard outcome == nil else { return }
         if label == .passiveBoundary, configuration.mode == .passive {
