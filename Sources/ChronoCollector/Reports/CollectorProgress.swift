@@ -89,7 +89,8 @@ public enum CollectorProgress {
                 doneCount: outcome.mode.usesAttempts ? outcome.attempts.count : outcome.repetitionsDone,
                 timeAcuityScore: hasMetrics ? metrics.timeAcuityScore : nil, meanAbsErrorSeconds: hasMetrics ? metrics.meanAbsErrorSeconds : nil,
                 meanSignedErrorSeconds: hasMetrics ? metrics.meanSignedErrorSeconds : nil,
-                fearSoundEffective: outcome.mode == .fear ? outcome.fearSoundEffective : nil, healthLog: entry.healthDecision)
+                fearSoundEffective: outcome.mode == .fear ? outcome.fearSoundEffective : nil, healthLog: entry.healthDecision,
+                timingLateness: outcome.timingLateness)
         }
         return ProgressReport(today: today, intervals: intervals, completedByMode: completedByMode, abortedSessions: 0,
                               interruptedSessions: 0, recentSessions: Array(recent), daily: overallDaily, onlyInterval: only)
