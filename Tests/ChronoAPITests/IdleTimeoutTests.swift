@@ -13,11 +13,11 @@ struct IdleTimeoutTests {
     static let timeout = 300
 
     /// Serves a one-route router with the test timeout, runs `body` with the port, stops.
-    static func withListener(_ body: (Int) async throws -> Void) async throws {
+    static func withListener(arrivalLimit: Int = 60_000, _ body: (Int) async throws -> Void) async throws {
         let router = Router(context: APIRequestContext.self)
         router.get("/") { _, _ in "ok" }
         let listeners = HTTPListeners(socketPath: nil, tcp: TCPAddress(host: "127.0.0.1", port: 0), who: "test",
-                                      idleTimeout: .milliseconds(Int64(timeout)))
+                                      idleTimeout: .milliseconds(Int64(timeout)), requestArrivalLimit: .milliseconds(Int64(arrivalLimit)))
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let serving = Task { try await listeners.serve(router.buildResponder(), stopOnSignals: false, logger: logger) }
@@ -107,6 +107,45 @@ struct IdleTimeoutTests {
             let answered = ContinuousClock.now
             let closedAfter = try #require(Self.millisecondsUntilClosed(fd, since: answered))
             #expect(closedAfter >= Self.timeout - 50 && closedAfter < Self.timeout + 1500, "closed after \(closedAfter) ms")
+        }
+    }
+
+    @Test("a body dripped faster than the idle timeout is cut when the request has taken the arrival limit")
+    func drippedBody() async throws {
+        let arrival = 600
+        try await Self.withListener(arrivalLimit: arrival) { port in
+            let start = ContinuousClock.now
+            let fd = try Self.connect(port)
+            defer { close(fd) }
+            let head = Array("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n".utf8)
+            #expect(send(fd, head, head.count, Int32(MSG_NOSIGNAL)) == head.count)
+            // One byte every 100 ms: never idle for the 300 ms timeout, but the request never arrives.
+            var sent = 0
+            while ContinuousClock.now - start < .milliseconds(arrival + 1500) {
+                var one = UInt8(ascii: " ")
+                if send(fd, &one, 1, Int32(MSG_NOSIGNAL)) != 1 { break }
+                sent += 1
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let closedAfter = try #require(Self.millisecondsUntilClosed(fd, since: start))
+            #expect(closedAfter >= arrival && closedAfter < arrival + 1500, "closed after \(closedAfter) ms, \(sent) bytes sent")
+        }
+    }
+
+    @Test("an answer restarts the arrival window: requests on one kept-alive connection are never cut")
+    func keptAliveRequestsAreNotCut() async throws {
+        try await Self.withListener(arrivalLimit: 400) { port in
+            let fd = try Self.connect(port)
+            defer { close(fd) }
+            let request = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            // Five requests 150 ms apart: 600 ms in all, each answered well inside its own window.
+            for _ in 0..<5 {
+                #expect(send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count)
+                let count = recv(fd, &buffer, buffer.count, 0)
+                #expect(count > 0 && String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+                try await Task.sleep(for: .milliseconds(150))
+            }
         }
     }
 }

@@ -15,24 +15,31 @@ import Glibc
 /// Every connection has an idle timeout (Hummingbird's HTTP/1 `idleTimeout`): one that sends nothing,
 /// or sends a request's head byte by byte, is closed `idleTimeout` after it opened or after its last
 /// answer. Hummingbird only counts a *whole* head as activity, so the same timeout bounds the total
-/// time a head may take; a streaming answer (the live events) is not idle and stays open.
+/// time a head may take; a streaming answer (the live events) is not idle and stays open. Each body
+/// chunk does count, so a request may also take at most `requestArrivalLimit` to arrive
+/// (`RequestArrivalLimit`): a body dripped a byte at a time is cut there.
 public final class HTTPListeners: Sendable {
     /// 30 s: far longer than any client of these servers pauses inside a request, short enough that a
     /// Pi's file descriptors cannot be held by connections that say nothing (issue 20).
     public static let defaultIdleTimeout: TimeAmount = .seconds(30)
+    /// 120 s: a collector's largest batch (8 MiB) at 70 KB/s; the device's bodies are 16 KiB at most.
+    public static let defaultRequestArrivalLimit: TimeAmount = .seconds(120)
     public let socketPath: String?
     public let tcp: TCPAddress?
     public let idleTimeout: TimeAmount
+    public let requestArrivalLimit: TimeAmount
     /// Named in the "cannot listen" message's fix: "Is another <who> serving it?".
     let who: String
     private let serviceGroup = Mutex<ServiceGroup?>(nil)
     private let stopRequested = Mutex(false)
     private let readiness = Readiness()
 
-    public init(socketPath: String?, tcp: TCPAddress?, who: String, idleTimeout: TimeAmount = HTTPListeners.defaultIdleTimeout) {
+    public init(socketPath: String?, tcp: TCPAddress?, who: String, idleTimeout: TimeAmount = HTTPListeners.defaultIdleTimeout,
+                requestArrivalLimit: TimeAmount = HTTPListeners.defaultRequestArrivalLimit) {
         self.socketPath = socketPath
         self.tcp = tcp
         self.idleTimeout = idleTimeout
+        self.requestArrivalLimit = requestArrivalLimit
         self.who = who
     }
 
@@ -44,13 +51,14 @@ public final class HTTPListeners: Sendable {
     where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
         var services: [any Service] = []
         var expected = 0
-        let idleTimeout = self.idleTimeout
+        let idleTimeout = self.idleTimeout, arrivalLimit = requestArrivalLimit
         if let path = socketPath {
             try UnixSocketFile.prepare(path)
             expected += 1
             services.append(Application(
                 responder: responder,
-                server: .http1(configuration: .init(idleTimeout: idleTimeout)),
+                server: .http1(configuration: .init(additionalChannelHandlers: [RequestArrivalLimit.Installer(limit: arrivalLimit)],
+                                                    idleTimeout: idleTimeout)),
                 configuration: .init(address: .unixDomainSocket(path: path), serverName: nil),
                 onServerRunning: { [readiness] _ in
                     chmod(path, 0o660)
@@ -62,7 +70,8 @@ public final class HTTPListeners: Sendable {
             expected += 1
             services.append(Application(
                 responder: responder,
-                server: .http1(configuration: .init(idleTimeout: idleTimeout)),
+                server: .http1(configuration: .init(additionalChannelHandlers: [RequestArrivalLimit.Installer(limit: arrivalLimit)],
+                                                    idleTimeout: idleTimeout)),
                 configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: nil, reuseAddress: true),
                 onServerRunning: { [readiness] channel in
                     readiness.report(tcp: TCPAddress(host: tcp.host, port: channel.localAddress?.port ?? tcp.port))
