@@ -82,8 +82,10 @@ public struct FailedAuthLedger: Sendable {
         return locked
     }
 
-    /// Forgets entries that no longer matter (window over, not locked); if none, the stalest one not
-    /// locked out (a flood of new addresses must not free a locked guesser), else the stalest.
+    /// Forgets entries that no longer matter (window over, not locked); if that frees nothing, the
+    /// stalest eighth of those not locked out (a flood of new addresses must not free a locked
+    /// guesser), else of all. An eighth at a time, so a flood of new addresses costs this scan once
+    /// per `trackedAddresses / 8` of them, not once each.
     private mutating func makeRoom(now: Int64) {
         entries = entries.filter { _, entry in
             if let until = entry.lockedUntil { return until > now }
@@ -92,9 +94,8 @@ public struct FailedAuthLedger: Sendable {
         guard entries.count >= limits.trackedAddresses else { return }
         let unlocked = entries.filter { $0.value.lockedUntil == nil }
         let pool = unlocked.isEmpty ? entries : unlocked
-        if let stalest = pool.min(by: { $0.value.lastFailure < $1.value.lastFailure })?.key {
-            entries.removeValue(forKey: stalest)
-        }
+        let stalest = pool.sorted { $0.value.lastFailure < $1.value.lastFailure }.prefix(max(1, limits.trackedAddresses / 8))
+        for (address, _) in stalest { entries.removeValue(forKey: address) }
     }
 
     /// Addresses remembered now (for tests of the bound).
