@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 20, bullet 7, with a real stop and continue: `chronoception passive` runs as a subprocess on
 /// the desktop board (test interval 2 s, 3 repetitions, the hidden motor log); the test stops it with
-/// SIGSTOP just before boundary 2 is due, continues it 1.5 s later with SIGCONT, and reads what the
+/// SIGSTOP 100 ms before boundary 2 is due, continues it 1.5 s later with SIGCONT, and reads what the
 /// store kept through `sessions --json` and `export csv`.
 @Suite("A stopped process records its late boundary as late", .serialized)
 struct StallSubprocessTests {
@@ -39,7 +39,8 @@ struct StallSubprocessTests {
             HardwareClock.sleep(untilMonotonicNanoseconds: HardwareClock.monotonicNanoseconds() + 5_000_000)
         }
         let firstBoundaryOn = try #require(Self.onInstants(log).dropFirst(2).first, "boundary 1 never fired")
-        HardwareClock.sleep(untilMonotonicNanoseconds: firstBoundaryOn + Self.interval - 20_000_000)
+        // 100 ms before boundary 2: margin for this process's own wake-up on a busy machine.
+        HardwareClock.sleep(untilMonotonicNanoseconds: firstBoundaryOn + Self.interval - 100_000_000)
         kill(process.processIdentifier, SIGSTOP)
         let stoppedAt = HardwareClock.monotonicNanoseconds()
         HardwareClock.sleep(untilMonotonicNanoseconds: stoppedAt + Self.stall)
@@ -56,7 +57,7 @@ struct StallSubprocessTests {
         let session = try #require(sessions.first)
         #expect(session["status"] as? String == "completed")
         let lateMilliseconds = try #require(session["timing_late_ms"] as? Double, "no timing flag: \(listing)")
-        #expect(lateMilliseconds > 1300 && lateMilliseconds < 1700, "flagged \(lateMilliseconds) ms late")
+        #expect(lateMilliseconds > 1200 && lateMilliseconds < 1700, "flagged \(lateMilliseconds) ms late")
 
         // The CSV: the flag is the last column; every boundary keeps its real firing.
         _ = try Self.run(binary, ["export", "csv", "--all", "-o", csvPath, "--data-dir", dataDirectory], root: root)
@@ -77,7 +78,7 @@ struct StallSubprocessTests {
         #expect(fired[0] <= fired[1] && fired[1] <= fired[2])
         let late = fired.indices.map { fired[$0] - due[$0] }
         #expect(late[0] < 50_000_000 && late[2] < 50_000_000, "lateness \(late) ns")
-        #expect(late[1] > 1_300_000_000 && late[1] < 1_700_000_000, "boundary 2 was \(late[1]) ns late")
+        #expect(late[1] > 1_200_000_000 && late[1] < 1_700_000_000, "boundary 2 was \(late[1]) ns late")
         #expect(fired[1] >= stoppedAt + Self.stall, "boundary 2's firing must come after the process continued")
         let ons = Self.onInstants(log)
         for position in 0..<3 {
