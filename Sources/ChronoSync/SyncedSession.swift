@@ -229,9 +229,6 @@ extension SyncedSession {
             throw fail("configuration: \(error)")
         }
         guard healthDecision == "record" || healthDecision == "skip" else { throw fail("health_decision '\(healthDecision)' is not record or skip") }
-        if let late = timingLateNanoseconds, !(late > 0 && TimeLimits.isAcceptedMonotonic(nanoseconds: late)) {
-            throw fail("timing_late_ns \(late) is outside 1 to \(TimeLimits.maximumMonotonicNanoseconds)")
-        }
         let outcome = SessionOutcome(
             status: .completed, configuration: configuration,
             startedAt: MonotonicInstant(nanoseconds: startedMonotonicNanoseconds),

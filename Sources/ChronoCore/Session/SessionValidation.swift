@@ -64,6 +64,9 @@ public enum SessionValidation {
             throw broken(.time, "\(name) (\(mark.nanoseconds) ns) is outside 0 to \(TimeLimits.maximumMonotonicNanoseconds) ns")
         }
         guard outcome.endedAt >= outcome.startedAt else { throw broken(.order, "the session ends before it starts") }
+        if let late = outcome.timingLateness, !(late.nanoseconds > 0 && TimeLimits.isAcceptedMonotonic(nanoseconds: late.nanoseconds)) {
+            throw broken(.time, "the timing flag timing_late_ns (\(late.nanoseconds)) is outside 1 to \(TimeLimits.maximumMonotonicNanoseconds) ns")
+        }
         for (name, mark) in [("starts", outcome.startedAt), ("ends", outcome.endedAt)]
         where anchor.checkedUnixNanoseconds(at: mark) == nil {
             throw broken(.time, "the session \(name) outside \(TimeLimits.wallClockRangeText) by its anchor")

@@ -115,9 +115,7 @@ public enum UnsavedSessionFile {
         // Optional: files written before the timing flag existed have none.
         var timingLateness: TimeSpan?
         if let late = object["timing_late_ns"], !(late is NSNull) {
-            let nanoseconds = try mark(late, "timing_late_ns").nanoseconds
-            guard nanoseconds > 0 else { throw bad("timing_late_ns is not positive") }
-            timingLateness = TimeSpan(nanoseconds: nanoseconds)
+            timingLateness = TimeSpan(nanoseconds: try int(late, "timing_late_ns"))  // its range: SessionValidation
         }
         let outcome = SessionOutcome(status: status, configuration: configuration,
                                      startedAt: try mark(object["started_ns"], "started_ns"), endedAt: try mark(object["ended_ns"], "ended_ns"),
