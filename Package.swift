@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ChronoHardware", targets: ["ChronoHardware"]),
         .library(name: "ChronoRuntime", targets: ["ChronoRuntime"]),
         .library(name: "ChronoStore", targets: ["ChronoStore"]),
+        .library(name: "ChronoSync", targets: ["ChronoSync"]),
         .library(name: "ChronoCLI", targets: ["ChronoCLI"]),
     ],
     dependencies: [
