@@ -69,6 +69,12 @@ extension ChronoceptionCollector {
             func run() throws {
                 let query = CollectorSessionQuery(device: device, participant: participant)
                 let path = output
+                // Checked before the store is opened: an export over its own database would replace
+                // every device, key and session with CSV.
+                if let path, let owner = try store.ownedFiles()?.owner(of: path) {
+                    throw CommandFailure(message: "Will not write \(TerminalSafeText.quoted(path, limit: 200)): it is \(owner), and the export would replace it. The file was left as it was. Give a path outside the collector's data directory files with -o.",
+                                         status: .outputIsStore)
+                }
                 try withCollectorStore(store) { opened in
                     if query.device != nil || query.participant != nil,
                        let unknown = CollectorScope.unknown(query, among: try await opened.devices()) {

@@ -13,6 +13,18 @@ struct CollectorStoreOptions: ParsableArguments {
     @Option(help: "A PostgreSQL database instead of SQLite: postgres://USER@HOST:PORT/DB (password in PGPASSWORD; ?sslmode=disable|prefer|require).")
     var database: String?
 
+    /// The files of the SQLite store these options name (none for PostgreSQL): what `-o` must never be.
+    func ownedFiles() throws -> StoreOwnedFiles? {
+        guard database == nil else { return nil }
+        let location: StoreLocation
+        do {
+            location = try StoreLocation.resolve(explicit: dataDirectory, environment: ProcessInfo.processInfo.environment, runningAsService: false)
+        } catch {
+            throw CommandFailure(error)
+        }
+        return StoreOwnedFiles(databasePath: location.directory + "/" + SQLiteCollectorStore.fileName)
+    }
+
     /// Opens the store; the failure is one `error:` line with the fix.
     func open() async throws -> any CollectorStore {
         if let database {

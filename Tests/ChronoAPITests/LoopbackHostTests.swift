@@ -23,4 +23,11 @@ struct LoopbackHostTests {
     func missing() {
         #expect(!LoopbackHost.isLoopback(nil))
     }
+
+    @Test("a second Host header makes any request remote, whatever the first says")
+    func twoHosts() {
+        #expect(LoopbackHost.isLoopback(authority: "127.0.0.1", otherHostFields: []))
+        #expect(!LoopbackHost.isLoopback(authority: "127.0.0.1", otherHostFields: ["127.evil.example.com"]))
+        #expect(!LoopbackHost.isLoopback(authority: "127.0.0.1", otherHostFields: ["127.0.0.1"]))
+    }
 }

@@ -70,9 +70,11 @@ struct SessionValidationTests {
         var minimum = try Self.challenge()
         minimum.anchor.monotonic = MonotonicInstant(nanoseconds: .min)
         #expect(Self.violation(minimum)?.detail == "the anchor's monotonic mark (-9223372036854775808 ns) is outside 0 to 3155760000000000000 ns")
-        var offset = try Self.challenge()
-        offset.anchor.utcOffsetSeconds = 19 * 3600
-        #expect(Self.violation(offset)?.rule == .time)
+        for seconds in [19 * 3600, -19 * 3600, Int.min, Int.max] {
+            var offset = try Self.challenge()
+            offset.anchor.utcOffsetSeconds = seconds
+            #expect(Self.violation(offset)?.rule == .time, "\(seconds)")
+        }
     }
 
     @Test("order: a tap before its start, an end before the start, a boundary fired before it was due or not on the schedule")

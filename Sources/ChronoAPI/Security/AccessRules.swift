@@ -9,7 +9,7 @@ public enum AccessRules {
         switch peer {
         case .unixSocket: return true
         case .remote: return false
-        case .loopback: return trust == .socketAndLoopback && LoopbackHost.isLoopback(request.head.authority)
+        case .loopback: return trust == .socketAndLoopback && LoopbackHost.isLoopback(authority: request.head.authority, otherHostFields: request.headers.filter { $0.name.canonicalName == "host" }.map(\.value))
         }
     }
 

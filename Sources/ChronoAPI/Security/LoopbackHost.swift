@@ -13,6 +13,13 @@ public enum LoopbackHost {
         }
     }
 
+    /// The same for a whole request: `authority` is the first `Host`, `otherHostFields` any further
+    /// ones (HTTP/1 gives the first to the authority and leaves the rest among the fields). A request
+    /// with more than one `Host` is malformed (RFC 9112) and never local, whatever the first one says.
+    public static func isLoopback(authority: String?, otherHostFields: [String]) -> Bool {
+        otherHostFields.isEmpty && isLoopback(authority)
+    }
+
     private enum Host { case bracketed(Substring), plain(Substring) }
 
     /// The host without its port; nil when the port is not a valid one (a malformed Host is remote).

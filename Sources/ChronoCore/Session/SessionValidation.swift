@@ -11,8 +11,6 @@ public enum SessionValidation {
     public static let maximumBoardLength = 64
     /// The longest `reason` text accepted.
     public static let maximumReasonLength = 500
-    /// The largest UTC offset accepted (±18 h, as ISO 8601 allows).
-    public static let maximumUTCOffsetSeconds = 18 * 3600
 
     /// `record` with its id in canonical form, or the first rule it breaks.
     public static func validated(_ record: SessionFinishRecord) throws(SessionRuleViolation) -> SessionFinishRecord {
@@ -53,7 +51,7 @@ public enum SessionValidation {
         guard TimeLimits.isAcceptedWallClock(unixNanoseconds: anchor.unixNanoseconds) else {
             throw broken(.time, "the anchor's wall clock \(anchor.unixNanoseconds) ns is outside \(TimeLimits.wallClockRangeText)")
         }
-        guard abs(anchor.utcOffsetSeconds) <= maximumUTCOffsetSeconds else {
+        guard TimeLimits.isAcceptedUTCOffset(anchor.utcOffsetSeconds) else {
             throw broken(.time, "the UTC offset \(anchor.utcOffsetSeconds) s is beyond ±18 h")
         }
         let marks = [("the anchor's monotonic mark", anchor.monotonic), ("the start", outcome.startedAt), ("the end", outcome.endedAt)]

@@ -20,6 +20,15 @@ public enum TimeLimits {
         unixNanoseconds >= earliestUnixSeconds * 1_000_000_000 && unixNanoseconds < endUnixSeconds * 1_000_000_000
     }
 
+    /// The largest UTC offset accepted, either way: ±18 h, as ISO 8601 allows.
+    public static let maximumUTCOffsetSeconds = 18 * 3600
+
+    /// Whether `seconds` is an accepted UTC offset. A range test, never `abs`: `abs(Int.min)` traps,
+    /// and an offset of −2⁶³ is exactly what a forged batch or file sends.
+    public static func isAcceptedUTCOffset(_ seconds: Int) -> Bool {
+        (-maximumUTCOffsetSeconds...maximumUTCOffsetSeconds).contains(seconds)
+    }
+
     /// Whether `nanoseconds` is an accepted monotonic mark.
     public static func isAcceptedMonotonic(nanoseconds: Int64) -> Bool {
         nanoseconds >= 0 && nanoseconds <= maximumMonotonicNanoseconds

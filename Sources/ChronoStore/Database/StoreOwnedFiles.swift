@@ -16,7 +16,12 @@ public struct StoreOwnedFiles: Sendable {
     public let files: [(what: String, path: String)]
 
     public init(location: StoreLocation, healthLogPath: String?) {
-        let database = location.databasePath
+        self.init(databasePath: location.databasePath, healthLogPath: healthLogPath)
+    }
+
+    /// The files of the SQLite database at `databasePath` (the device's store, or the collector's
+    /// `collector.sqlite3`), and the health log when there is one.
+    public init(databasePath database: String, healthLogPath: String? = nil) {
         var files = [("the database", database)]
         for suffix in ["-wal", "-shm", "-journal"] { files.append(("the database's \(suffix.dropFirst()) file", database + suffix)) }
         files.append(("the database's verified-marker", VerifiedMarker.markerPath(database)))

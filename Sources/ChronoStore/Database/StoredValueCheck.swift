@@ -13,7 +13,7 @@ enum StoredValueCheck {
     }
 
     static func wallClock(_ unixNanoseconds: Int64, offset: Int, session: String) throws(OutOfRange) {
-        guard TimeLimits.isAcceptedWallClock(unixNanoseconds: unixNanoseconds), abs(offset) <= 18 * 3600 else {
+        guard TimeLimits.isAcceptedWallClock(unixNanoseconds: unixNanoseconds), TimeLimits.isAcceptedUTCOffset(offset) else {
             throw OutOfRange(description: "session \(session) holds a wall-clock time (\(unixNanoseconds) ns, offset \(offset) s) outside the accepted range, \(TimeLimits.wallClockRangeText)")
         }
     }

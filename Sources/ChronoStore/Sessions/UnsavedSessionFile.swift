@@ -62,6 +62,8 @@ public enum UnsavedSessionFile {
         guard version <= formatVersion else { throw bad("format \(version) is newer than this program's \(formatVersion); update chronoception") }
         func int(_ value: Any?, _ name: String) throws -> Int64 {
             guard let number = value as? NSNumber, !["d", "f"].contains(String(cString: number.objCType)) else { throw bad("\(name) is not a whole number") }
+            // 2⁶³ and beyond arrive as unsigned numbers that `int64Value` would wrap to negative.
+            guard number.stringValue == String(number.int64Value) else { throw bad("\(name) is out of range") }
             return number.int64Value
         }
         func mark(_ value: Any?, _ name: String) throws -> MonotonicInstant {
@@ -75,7 +77,7 @@ public enum UnsavedSessionFile {
         let anchor = WallClockAnchor(unixNanoseconds: try int(anchorObject["unix_ns"], "anchor.unix_ns"),
                                      monotonic: try mark(anchorObject["monotonic_ns"], "anchor.monotonic_ns"),
                                      utcOffsetSeconds: Int(try int(anchorObject["utc_offset_seconds"], "anchor.utc_offset_seconds")))
-        guard TimeLimits.isAcceptedWallClock(unixNanoseconds: anchor.unixNanoseconds), abs(anchor.utcOffsetSeconds) <= 18 * 3600 else { throw bad("anchor out of range") }
+        guard TimeLimits.isAcceptedWallClock(unixNanoseconds: anchor.unixNanoseconds), TimeLimits.isAcceptedUTCOffset(anchor.utcOffsetSeconds) else { throw bad("anchor out of range") }
         guard let c = object["configuration"] as? [String: Any], let mode = (c["mode"] as? String).flatMap(SessionMode.init(rawValue:)),
               let patternText = c["pattern"] as? String, let pattern = HapticPattern(notation: patternText),
               let threshold = (c["fear_threshold"] as? NSNumber)?.doubleValue, let autoStart = c["auto_start"] as? Bool else { throw bad("configuration") }
