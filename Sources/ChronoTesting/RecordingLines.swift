@@ -34,6 +34,18 @@ public final class RecordingLines: LineOutput, @unchecked Sendable {
         return true
     }
 
+    /// Waits up to `limit` seconds for a line containing `text` without holding a thread: for async
+    /// tests, whose blocking waits would take one of the few threads of Swift's cooperative pool (two
+    /// on a 2-core machine) from the very server or client they are waiting for.
+    public func arrival(ofLineContaining text: String, limit: Double = 20) async -> Bool {
+        let until = Date(timeIntervalSinceNow: limit)
+        while Date() < until {
+            if all.contains(where: { $0.contains(text) }) { return true }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return all.contains(where: { $0.contains(text) })
+    }
+
     /// Waits up to `limit` seconds for a line containing `text`.
     public func wait(forLineContaining text: String, limit: Double = 20) -> Bool {
         wait(for: { $0.contains(where: { $0.contains(text) }) }, limit: limit)

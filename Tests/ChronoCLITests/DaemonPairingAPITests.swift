@@ -43,7 +43,7 @@ struct DaemonPairingAPITests {
             _ = try? box.loop.run()
             ended.signal()
         }.start()
-        #expect(lines.wait(forLineContaining: "Ready. Tap"))
+        #expect(await lines.arrival(ofLineContaining: "Ready. Tap"))
 
         let device = DaemonDevice(hub: hub)
         device.attach(DaemonHandle(loop: loop, events: hub))
@@ -54,7 +54,7 @@ struct DaemonPairingAPITests {
         let client = DeviceAPIClient(socketPath: directory + "/api.sock")
 
         async let pairing = client.request(.POST, "/pairing", json: #"{"name": "Anna's phone"}"#)
-        #expect(lines.wait(forLineContaining: #"Pairing request from "Anna's phone" at unix-socket: to approve, hold the button"#))
+        #expect(await lines.arrival(ofLineContaining: #"Pairing request from "Anna's phone" at unix-socket: to approve, hold the button"#))
         let status = try await client.request(.GET, "/device")
         let shown = (status.json["device"] as? [String: Any])?["pairing_request"] as? [String: Any]
         #expect(shown?["name"] as? String == "Anna's phone")
@@ -73,18 +73,18 @@ struct DaemonPairingAPITests {
         let discarded = try await client.request(.POST, "/device/discard")
         #expect(discarded.status == 202, "\(discarded.json)")
         // Back in idle it is announced again; a long press begun after that approves it.
-        #expect(lines.wait(forLineContaining: "Idle. Tap to start"))
+        #expect(await lines.arrival(ofLineContaining: "Idle. Tap to start"))
         let press = HardwareClock.monotonicNanoseconds() + 100_000_000
         button.startReplay([ButtonEdge(.pressed, at: press), ButtonEdge(.released, at: press + 600_000_000)])
         let reply = try await pairing
         #expect(reply.status == 201, "\(reply.json)")
         #expect(reply.json["key"] is String)
-        #expect(lines.wait(forLineContaining: #"Pairing approved: "Anna's phone" at unix-socket."#))
+        #expect(await lines.arrival(ofLineContaining: #"Pairing approved: "Anna's phone" at unix-socket."#))
 
         await server.shutdown()
         _ = await serving.result
         loop.stopper.stop(reason: "done")
-        #expect(ended.wait(timeout: .now() + 20) == .success)
+        #expect(await eventually { ended.wait(timeout: .now()) == .success })
         // One session: the one started over the API (and discarded); the long press started none.
         #expect(finished.all.map(\.outcome.status) == [.aborted])
     }
