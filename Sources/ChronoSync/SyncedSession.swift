@@ -260,6 +260,6 @@ public struct SyncValidationError: Error, Hashable, Sendable, CustomStringConver
     public var rule: String
     public var problem: String
     public var description: String {
-        "session \(String(sessionID.unicodeScalars.prefix(64).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })) breaks rule \(rule): \(problem)"
+        "session \(SessionRuleViolation.shown(id: sessionID)) breaks rule \(rule): \(problem)"
     }
 }

@@ -155,12 +155,11 @@ public struct SessionRuleViolation: Error, Hashable, Sendable, CustomStringConve
         self.detail = detail
     }
 
-    public var description: String { "session \(TerminalSafeID.text(sessionID)) breaks rule \(rule.rawValue): \(detail)" }
-}
+    public var description: String { "session \(Self.shown(id: sessionID)) breaks rule \(rule.rawValue): \(detail)" }
 
-/// An id from outside shown in a message: printable ASCII only, at most 64 characters.
-enum TerminalSafeID {
-    static func text(_ id: String) -> String {
+    /// An id from outside as a message shows it: printable ASCII only (a UUID never needs more; any
+    /// other character becomes `?`), at most 64 characters. Used wherever a refused session is named.
+    public static func shown(id: String) -> String {
         String(id.unicodeScalars.prefix(64).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
     }
 }
