@@ -9,15 +9,7 @@ public final class FailedAuthLimiter: Sendable {
 
     public init(limits: FailedAuthLimits = FailedAuthLimits(), now: (@Sendable () -> Int64)? = nil) {
         ledger = Mutex(FailedAuthLedger(limits: limits))
-        if let now {
-            self.now = now
-        } else {
-            let origin = ContinuousClock.now
-            self.now = {
-                let elapsed = ContinuousClock.now - origin
-                return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-            }
-        }
+        self.now = now ?? ElapsedClock.nanosecondsSinceNow()
     }
 
     public var limits: FailedAuthLimits { ledger.withLock { $0.limits } }

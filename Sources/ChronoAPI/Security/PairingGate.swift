@@ -97,12 +97,8 @@ final class PairingGate: Sendable {
         if let clock {
             self.clock = clock
         } else {
-            let origin = ContinuousClock.now
-            self.clock = {
-                let elapsed = ContinuousClock.now - origin
-                let (seconds, attoseconds) = elapsed.components
-                return MonotonicInstant(nanoseconds: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-            }
+            let elapsed = ElapsedClock.nanosecondsSinceNow()
+            self.clock = { MonotonicInstant(nanoseconds: elapsed()) }
         }
     }
 
