@@ -139,18 +139,35 @@ main > .row[role="group"] { margin-bottom: 16px; }
 }
 """#####, "a5c79e04805777e7"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: a small single-page app over the device API (/api/v1). No build step.
+// Chronoception companion: the router; it starts the app once every page's script is loaded.
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-(() => {
+// ---- router ------------------------------------------------------------------------------
+function route() {
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [page, arg] = [hash.split("/")[0] || "home", decodeURIComponent(hash.split("/").slice(1).join("/"))];
+  if (!localStorage.getItem(ONBOARDED) && page !== "welcome") { location.replace("#/welcome"); return; }
+  const tab = { day: "progress", session: "progress", welcome: "" }[page] ?? page;
+  for (const a of document.querySelectorAll("nav.tabs a")) {
+    if (a.dataset.page === tab) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+  }
+  const pages = { welcome: pageWelcome, home: pageHome, progress: pageProgress, learn: pageLearn, settings: pageSettings,
+    day: () => pageDay(arg), session: () => pageSession(arg) };
+  (pages[page] || pageHome)();
+  if (document.activeElement && document.activeElement !== document.body && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
+}
+window.addEventListener("hashchange", route);
+startEvents();
+route();
+"""#####, "26459d4df33ee696"),
+        "/core.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: the helpers every page uses (elements, the API, dates, words).
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
 const API = "/api/v1";
 const ONBOARDED = "chronoception.onboarded";
 const main = document.getElementById("main");
 let live = null; // the live card's state, kept across page changes
-// Progress is the heaviest page: when the app opens on it, its two requests leave before the rest of
-// this script is evaluated (pageProgress takes them over).
-let progressPrefetch = /^#\/progress\/?$/.test(location.hash) && localStorage.getItem(ONBOARDED)
-  ? { report: api("/progress"), daily: api("/progress/daily?days=30") } : null;
-if (progressPrefetch) for (const request of Object.values(progressPrefetch)) request.catch(() => {});
 
 // ---- helpers -------------------------------------------------------------------------------
 function el(tag, attrs, ...children) {
@@ -192,17 +209,6 @@ async function api(path, options = {}) {
   }
   return data;
 }
-// SPEC §1's display rule, as the core's DurationText: whole seconds (rounded half away from zero, for
-// display only), under 60 s as `Ns`, from 60 s as `Nm Ns` — never `90s`, never `5m`.
-function seconds(value) {
-  if (value === null || value === undefined) return "—";
-  return intervalText(Math.round(Math.abs(value)));
-}
-function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + seconds(Math.abs(value)); }
-function intervalText(totalSeconds) {
-  const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
-  return m === 0 ? `${s}s` : `${m}m ${s}s`;
-}
 // One formatter each, made once: toLocaleString with options builds a new one per call, which was
 // most of the cost of drawing a chart's day labels.
 const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -226,7 +232,159 @@ function emptyFirstSession() {
     el("p", {}, el("a", { href: "#/learn" }, "How the modes work")));
 }
 function setTitle(text) { document.title = `${text} · Chronoception`; }
+"""#####, "d83e39b95cb146ef"),
+        "/format.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: SPEC §1's display rule for durations.
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
+// SPEC §1's display rule, as the core's DurationText: whole seconds (rounded half away from zero, for
+// display only), under 60 s as `Ns`, from 60 s as `Nm Ns` — never `90s`, never `5m`.
+function seconds(value) {
+  if (value === null || value === undefined) return "—";
+  return intervalText(Math.round(Math.abs(value)));
+}
+function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + seconds(Math.abs(value)); }
+function intervalText(totalSeconds) {
+  const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
+  return m === 0 ? `${s}s` : `${m}m ${s}s`;
+}
+"""#####, "2d02caaeb62f8092"),
+        "/home.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: the Welcome and Home pages.
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
+// ---- pages --------------------------------------------------------------------------------
+async function pageWelcome() {
+  setTitle("Welcome");
+  const device = el("div", {}, el("p", { class: "muted" }, "Asking the device…"));
+  const health = el("div", {}, el("p", { class: "muted" }, "Reading the health log's status…"));
+  main.replaceChildren(
+    el("h1", {}, "Welcome to Chronoception"),
+    el("section", { class: "card", "aria-labelledby": "w1" },
+      el("h2", { id: "w1" }, "1. What this is"),
+      el("p", {}, "Chronoception trains your sense of elapsed time. The training happens on the device: it buzzes, you press its button when you think the interval has passed, and it tells you how close you were."),
+      el("p", {}, "This companion is for looking back and setting things up: your progress, each session's attempts, and the device's defaults. It never shows a clock during an attempt — that would give the answer away.")),
+    el("section", { class: "card", "aria-labelledby": "w2" }, el("h2", { id: "w2" }, "2. Your device"), device),
+    el("section", { class: "card", "aria-labelledby": "w3" },
+      el("h2", { id: "w3" }, "3. The health log"),
+      el("p", {}, "Each completed session is written as one line to a local health-log file (JSON Lines), so other tools can read it. Nothing leaves the device. Deleting your data here never edits that file."),
+      el("p", {}, "To turn it off, switch off “Write sessions to the health log” in Settings (or run ", el("code", {}, "chronoception settings set health-logging off"), ")."),
+      health),
+    el("div", { class: "row" }, el("button", { type: "button", id: "finish-onboarding", onclick: () => { localStorage.setItem(ONBOARDED, "1"); location.hash = "#/home"; } }, "Continue to Home")));
+  try {
+    const data = await api("/device");
+    device.replaceChildren(el("p", {}, el("strong", {}, "Status: "), stateWords(data.device)), setupList(data.setup));
+  } catch (error) { device.replaceChildren(errorBox(error)); }
+  try {
+    const h = await api("/health");
+    health.replaceChildren(el("p", {}, el("strong", {}, "Now: "), `${h.status} — ${h.written} written, ${h.owed_total} owed, file ${h.path}`));
+  } catch (error) { health.replaceChildren(errorBox(error)); }
+}
 
+// The device's setup as the daemon opened it (GET /device's `setup`, in `board check`'s words).
+const PART_NAMES = { board: "Board", button: "Button", second_button: "Second button", motor: "Motor", led: "LED", sound: "Sound" };
+const SETUP_WORDS = { ok: "OK", warning: "Check", info: "Note" };
+function withCode(text) { return text.split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)); }
+function setupList(setup) {
+  const list = setup.parts.length ? el("ul", { class: "plain setup", "data-role": "setup" }, setup.parts.map((part) =>
+    el("li", { "data-part": part.name, "data-status": part.status },
+      el("span", { class: `badge ${part.status}` }, SETUP_WORDS[part.status] || part.status), " ",
+      el("strong", {}, PART_NAMES[part.name] || part.name), ": ", withCode(part.detail),
+      part.fix ? el("span", { class: "hint" }, " — ", withCode(part.fix)) : null))) : null;
+  return el("div", {}, list, el("p", { class: "muted", "data-role": "setup-note" }, withCode(setup.note)));
+}
+
+async function pageHome() {
+  setTitle("Home");
+  const status = el("section", { class: "card", "aria-labelledby": "h-status" }, el("h2", { id: "h-status" }, "Device"), el("p", { class: "muted" }, "Loading…"));
+  const last = el("section", { class: "card", "aria-labelledby": "h-last" }, el("h2", { id: "h-last" }, "Last session"), el("p", { class: "muted" }, "Loading…"));
+  main.replaceChildren(el("h1", {}, "Home"), el("div", { id: "live-slot", "aria-live": "polite" }), el("div", { class: "grid" }, status, last),
+    el("section", { class: "card", "aria-labelledby": "h-how" }, el("h2", { id: "h-how" }, "How it works"),
+      el("ul", {}, el("li", {}, el("a", { href: "#/learn" }, "The three modes: Challenge, Passive and Fear")),
+        el("li", {}, el("a", { href: "#/learn" }, "Reading your numbers: typical error, zones, Time Acuity")),
+        el("li", {}, el("a", { href: "#/welcome" }, "Setup and the health log again")))));
+  renderLive();
+  let data;
+  try { data = await api("/device"); } catch (error) { status.replaceChildren(errorBox(error)); return; }
+  const d = data.device;
+  const message = el("p", { class: "hint", role: "status" });
+  const primary = el("div", { id: "primary-action", class: "row" });
+  if (d.state === "NoDevice") {
+    primary.append(el("p", { class: "muted" }, "Sessions are started on the device running ", el("code", {}, "chronoception run"), "."));
+  } else if (!d.session_in_progress) {
+    primary.append(el("button", { type: "button", onclick: async () => {
+      message.textContent = "Asking the device…";
+      try { message.textContent = (await api("/device/start", { method: "POST", body: {} })).message; }
+      catch (error) { message.textContent = error.message; }
+    } }, data.last_session ? `Start ${modeName(data.last_session.mode)} ${data.last_session.interval} on the device` : "Start a session on the device"));
+  }
+  status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)),
+    d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,
+    d.health ? el("p", { class: "muted" }, `Health log: ${d.health}`) : null, primary, message].filter(Boolean));
+  if (live && live.running) primary.hidden = true;
+  const s = data.last_session;
+  if (!s) { last.replaceWith(emptyFirstSession()); return; }
+  last.replaceChildren(el("h2", { id: "h-last" }, "Last session"),
+    s.time_acuity_score === null ? el("p", { class: "muted" }, "No score: Passive sessions have no attempts.")
+      : el("p", { class: "big" }, String(s.time_acuity_score), el("span", { class: "muted" }, " Time Acuity")),
+    el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
+    el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
+}
+"""#####, "f958b64f1cb17e79"),
+        "/index.html": ("text/html; charset=utf-8", #####"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>Chronoception</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/app.css?v=a5c79e04805777e7">
+<script src="/format.js?v=2d02caaeb62f8092" defer></script>
+<script src="/core.js?v=d83e39b95cb146ef" defer></script>
+<script src="/live.js?v=a50fee83e2745c78" defer></script>
+<script src="/home.js?v=f958b64f1cb17e79" defer></script>
+<script src="/progress.js?v=868094f60dbb5b04" defer></script>
+<script src="/learn.js?v=c76cf77bb93f667b" defer></script>
+<script src="/settings.js?v=017d4097ea304a71" defer></script>
+<script src="/app.js?v=26459d4df33ee696" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top">
+  <a class="brand" href="#/home">Chronoception</a>
+  <nav class="tabs" aria-label="Pages">
+    <a href="#/home" data-page="home">Home</a>
+    <a href="#/progress" data-page="progress">Progress</a>
+    <a href="#/learn" data-page="learn">Learn</a>
+    <a href="#/settings" data-page="settings">Settings</a>
+  </nav>
+</header>
+<main id="main" tabindex="-1">
+  <noscript><p>The companion needs JavaScript. The same data is available from the command line: <code>chronoception progress</code>.</p></noscript>
+</main>
+</body>
+</html>
+"""#####, "e323d31e9049e3d0"),
+        "/learn.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: the Learn page.
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
+async function pageLearn() {
+  setTitle("Learn");
+  main.replaceChildren(el("h1", {}, "Learn"), el("p", { class: "muted" }, "Loading…"));
+  try {
+    const data = await api("/learn");
+    main.lastChild.replaceWith(...data.sections.map((section, i) => el("section", { class: "card learn-body", "aria-labelledby": `l${i}` },
+      el("h2", { id: `l${i}` }, section.title), section.body.split(/\n\s*\n/).map((para) => el("p", {}, para.trim())))));
+  } catch (error) { main.lastChild.replaceWith(errorBox(error)); }
+}
+"""#####, "c76cf77bb93f667b"),
+        "/live.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: the device's state in words and the live card (Server-Sent Events).
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
 // ---- device state in words ---------------------------------------------------------------
 const STATE_WORDS = {
   NoDevice: "No device attached: this companion serves a data directory for review.",
@@ -381,84 +539,16 @@ function renderLive() {
   const primary = document.getElementById("primary-action");
   if (primary) primary.hidden = !!(live && live.running);
 }
-
-// ---- pages --------------------------------------------------------------------------------
-async function pageWelcome() {
-  setTitle("Welcome");
-  const device = el("div", {}, el("p", { class: "muted" }, "Asking the device…"));
-  const health = el("div", {}, el("p", { class: "muted" }, "Reading the health log's status…"));
-  main.replaceChildren(
-    el("h1", {}, "Welcome to Chronoception"),
-    el("section", { class: "card", "aria-labelledby": "w1" },
-      el("h2", { id: "w1" }, "1. What this is"),
-      el("p", {}, "Chronoception trains your sense of elapsed time. The training happens on the device: it buzzes, you press its button when you think the interval has passed, and it tells you how close you were."),
-      el("p", {}, "This companion is for looking back and setting things up: your progress, each session's attempts, and the device's defaults. It never shows a clock during an attempt — that would give the answer away.")),
-    el("section", { class: "card", "aria-labelledby": "w2" }, el("h2", { id: "w2" }, "2. Your device"), device),
-    el("section", { class: "card", "aria-labelledby": "w3" },
-      el("h2", { id: "w3" }, "3. The health log"),
-      el("p", {}, "Each completed session is written as one line to a local health-log file (JSON Lines), so other tools can read it. Nothing leaves the device. Deleting your data here never edits that file."),
-      el("p", {}, "To turn it off, switch off “Write sessions to the health log” in Settings (or run ", el("code", {}, "chronoception settings set health-logging off"), ")."),
-      health),
-    el("div", { class: "row" }, el("button", { type: "button", id: "finish-onboarding", onclick: () => { localStorage.setItem(ONBOARDED, "1"); location.hash = "#/home"; } }, "Continue to Home")));
-  try {
-    const data = await api("/device");
-    device.replaceChildren(el("p", {}, el("strong", {}, "Status: "), stateWords(data.device)), setupList(data.setup));
-  } catch (error) { device.replaceChildren(errorBox(error)); }
-  try {
-    const h = await api("/health");
-    health.replaceChildren(el("p", {}, el("strong", {}, "Now: "), `${h.status} — ${h.written} written, ${h.owed_total} owed, file ${h.path}`));
-  } catch (error) { health.replaceChildren(errorBox(error)); }
-}
-
-// The device's setup as the daemon opened it (GET /device's `setup`, in `board check`'s words).
-const PART_NAMES = { board: "Board", button: "Button", second_button: "Second button", motor: "Motor", led: "LED", sound: "Sound" };
-const SETUP_WORDS = { ok: "OK", warning: "Check", info: "Note" };
-function withCode(text) { return text.split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)); }
-function setupList(setup) {
-  const list = setup.parts.length ? el("ul", { class: "plain setup", "data-role": "setup" }, setup.parts.map((part) =>
-    el("li", { "data-part": part.name, "data-status": part.status },
-      el("span", { class: `badge ${part.status}` }, SETUP_WORDS[part.status] || part.status), " ",
-      el("strong", {}, PART_NAMES[part.name] || part.name), ": ", withCode(part.detail),
-      part.fix ? el("span", { class: "hint" }, " — ", withCode(part.fix)) : null))) : null;
-  return el("div", {}, list, el("p", { class: "muted", "data-role": "setup-note" }, withCode(setup.note)));
-}
-
-async function pageHome() {
-  setTitle("Home");
-  const status = el("section", { class: "card", "aria-labelledby": "h-status" }, el("h2", { id: "h-status" }, "Device"), el("p", { class: "muted" }, "Loading…"));
-  const last = el("section", { class: "card", "aria-labelledby": "h-last" }, el("h2", { id: "h-last" }, "Last session"), el("p", { class: "muted" }, "Loading…"));
-  main.replaceChildren(el("h1", {}, "Home"), el("div", { id: "live-slot", "aria-live": "polite" }), el("div", { class: "grid" }, status, last),
-    el("section", { class: "card", "aria-labelledby": "h-how" }, el("h2", { id: "h-how" }, "How it works"),
-      el("ul", {}, el("li", {}, el("a", { href: "#/learn" }, "The three modes: Challenge, Passive and Fear")),
-        el("li", {}, el("a", { href: "#/learn" }, "Reading your numbers: typical error, zones, Time Acuity")),
-        el("li", {}, el("a", { href: "#/welcome" }, "Setup and the health log again")))));
-  renderLive();
-  let data;
-  try { data = await api("/device"); } catch (error) { status.replaceChildren(errorBox(error)); return; }
-  const d = data.device;
-  const message = el("p", { class: "hint", role: "status" });
-  const primary = el("div", { id: "primary-action", class: "row" });
-  if (d.state === "NoDevice") {
-    primary.append(el("p", { class: "muted" }, "Sessions are started on the device running ", el("code", {}, "chronoception run"), "."));
-  } else if (!d.session_in_progress) {
-    primary.append(el("button", { type: "button", onclick: async () => {
-      message.textContent = "Asking the device…";
-      try { message.textContent = (await api("/device/start", { method: "POST", body: {} })).message; }
-      catch (error) { message.textContent = error.message; }
-    } }, data.last_session ? `Start ${modeName(data.last_session.mode)} ${data.last_session.interval} on the device` : "Start a session on the device"));
-  }
-  status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)),
-    d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,
-    d.health ? el("p", { class: "muted" }, `Health log: ${d.health}`) : null, primary, message].filter(Boolean));
-  if (live && live.running) primary.hidden = true;
-  const s = data.last_session;
-  if (!s) { last.replaceWith(emptyFirstSession()); return; }
-  last.replaceChildren(el("h2", { id: "h-last" }, "Last session"),
-    s.time_acuity_score === null ? el("p", { class: "muted" }, "No score: Passive sessions have no attempts.")
-      : el("p", { class: "big" }, String(s.time_acuity_score), el("span", { class: "muted" }, " Time Acuity")),
-    el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
-    el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
-}
+"""#####, "a50fee83e2745c78"),
+        "/progress.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: Progress, a day's sessions and one session.
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
+// Progress is the heaviest page: when the app opens on it, its two requests leave before the rest of
+// the scripts are evaluated (pageProgress takes them over).
+let progressPrefetch = /^#\/progress\/?$/.test(location.hash) && localStorage.getItem(ONBOARDED)
+  ? { report: api("/progress"), daily: api("/progress/daily?days=30") } : null;
+if (progressPrefetch) for (const request of Object.values(progressPrefetch)) request.catch(() => {});
 
 // A day-by-day line chart: days without data are gaps (shaded, never drawn as zero); a day with
 // data is a link to that day's sessions.
@@ -620,17 +710,11 @@ async function pageSession(id) {
   }
   main.lastChild.replaceWith(...parts);
 }
-
-async function pageLearn() {
-  setTitle("Learn");
-  main.replaceChildren(el("h1", {}, "Learn"), el("p", { class: "muted" }, "Loading…"));
-  try {
-    const data = await api("/learn");
-    main.lastChild.replaceWith(...data.sections.map((section, i) => el("section", { class: "card learn-body", "aria-labelledby": `l${i}` },
-      el("h2", { id: `l${i}` }, section.title), section.body.split(/\n\s*\n/).map((para) => el("p", {}, para.trim())))));
-  } catch (error) { main.lastChild.replaceWith(errorBox(error)); }
-}
-
+"""#####, "868094f60dbb5b04"),
+        "/settings.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: the Settings page.
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
 async function pageSettings() {
   setTitle("Settings");
   main.replaceChildren(el("h1", {}, "Settings"), el("p", { class: "muted" }, "Loading…"));
@@ -728,54 +812,6 @@ async function pageSettings() {
     keys.keys.length ? keyList : el("p", { class: "muted" }, "None. Pair a phone by opening this page on it and pressing the device's button when asked, or make a key with ", el("code", {}, "chronoception companion keys add NAME"), "."));
   main.lastChild.replaceWith(defaults, fearCard, healthCard, dataCard, keysCard);
 }
-
-// ---- router ------------------------------------------------------------------------------
-function route() {
-  const hash = location.hash.replace(/^#\/?/, "");
-  const [page, arg] = [hash.split("/")[0] || "home", decodeURIComponent(hash.split("/").slice(1).join("/"))];
-  if (!localStorage.getItem(ONBOARDED) && page !== "welcome") { location.replace("#/welcome"); return; }
-  const tab = { day: "progress", session: "progress", welcome: "" }[page] ?? page;
-  for (const a of document.querySelectorAll("nav.tabs a")) {
-    if (a.dataset.page === tab) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
-  }
-  const pages = { welcome: pageWelcome, home: pageHome, progress: pageProgress, learn: pageLearn, settings: pageSettings,
-    day: () => pageDay(arg), session: () => pageSession(arg) };
-  (pages[page] || pageHome)();
-  if (document.activeElement && document.activeElement !== document.body && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
-}
-window.addEventListener("hashchange", route);
-startEvents();
-route();
-})();
-"""#####, "de32b675925604df"),
-        "/index.html": ("text/html; charset=utf-8", #####"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>Chronoception</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/app.css?v=a5c79e04805777e7">
-<script src="/app.js?v=de32b675925604df" defer></script>
-</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
-<header class="top">
-  <a class="brand" href="#/home">Chronoception</a>
-  <nav class="tabs" aria-label="Pages">
-    <a href="#/home" data-page="home">Home</a>
-    <a href="#/progress" data-page="progress">Progress</a>
-    <a href="#/learn" data-page="learn">Learn</a>
-    <a href="#/settings" data-page="settings">Settings</a>
-  </nav>
-</header>
-<main id="main" tabindex="-1">
-  <noscript><p>The companion needs JavaScript. The same data is available from the command line: <code>chronoception progress</code>.</p></noscript>
-</main>
-</body>
-</html>
-"""#####, "c8a5b5a47ccb4041"),
+"""#####, "017d4097ea304a71"),
     ]
 }

@@ -1,0 +1,71 @@
+// Chronoception companion: the helpers every page uses (elements, the API, dates, words).
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
+const API = "/api/v1";
+const ONBOARDED = "chronoception.onboarded";
+const main = document.getElementById("main");
+let live = null; // the live card's state, kept across page changes
+
+// ---- helpers -------------------------------------------------------------------------------
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+const svgNS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(svgNS, tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+  for (const child of children.flat()) if (child) node.append(child instanceof Node ? child : String(child));
+  return node;
+}
+async function api(path, options = {}) {
+  const init = { method: options.method || "GET", headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (options.body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(options.body);
+  }
+  const response = await fetch(API + path, init);
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
+  if (!response.ok) {
+    const error = new Error(data && data.error ? data.error.message : `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    error.code = data && data.error ? data.error.code : null;
+    throw error;
+  }
+  return data;
+}
+// One formatter each, made once: toLocaleString with options builds a new one per call, which was
+// most of the cost of drawing a chart's day labels.
+const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const DAY = new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric" });
+function when(iso) {
+  const date = new Date(iso);
+  return isNaN(date) ? iso : WHEN.format(date);
+}
+function dayLabel(day) {
+  return DAY.format(new Date(day + "T12:00:00"));
+}
+const modeName = (mode) => ({ challenge: "Challenge", passive: "Passive", fear: "Fear" }[mode] || mode);
+const zoneBadge = (zone) => el("span", { class: `zone ${zone}` }, zone);
+function errorBox(error) { return el("p", { class: "status error", role: "alert" }, error.message || String(error)); }
+function emptyFirstSession() {
+  return el("div", { class: "card" },
+    el("h2", {}, "No sessions yet"),
+    el("p", {}, "Training happens on the device: press its button to start the offered preset, or, on the device's shell, run ",
+      el("code", {}, "chronoception challenge --interval 30s"), "."),
+    el("p", {}, "When a session ends it appears here with its attempts, and Progress starts charting your typical error."),
+    el("p", {}, el("a", { href: "#/learn" }, "How the modes work")));
+}
+function setTitle(text) { document.title = `${text} · Chronoception`; }

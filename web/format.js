@@ -1,0 +1,14 @@
+// Chronoception companion: SPEC §1's display rule for durations.
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
+// SPEC §1's display rule, as the core's DurationText: whole seconds (rounded half away from zero, for
+// display only), under 60 s as `Ns`, from 60 s as `Nm Ns` — never `90s`, never `5m`.
+function seconds(value) {
+  if (value === null || value === undefined) return "—";
+  return intervalText(Math.round(Math.abs(value)));
+}
+function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + seconds(Math.abs(value)); }
+function intervalText(totalSeconds) {
+  const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
+  return m === 0 ? `${s}s` : `${m}m ${s}s`;
+}

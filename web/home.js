@@ -1,0 +1,80 @@
+// Chronoception companion: the Welcome and Home pages.
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
+// ---- pages --------------------------------------------------------------------------------
+async function pageWelcome() {
+  setTitle("Welcome");
+  const device = el("div", {}, el("p", { class: "muted" }, "Asking the device…"));
+  const health = el("div", {}, el("p", { class: "muted" }, "Reading the health log's status…"));
+  main.replaceChildren(
+    el("h1", {}, "Welcome to Chronoception"),
+    el("section", { class: "card", "aria-labelledby": "w1" },
+      el("h2", { id: "w1" }, "1. What this is"),
+      el("p", {}, "Chronoception trains your sense of elapsed time. The training happens on the device: it buzzes, you press its button when you think the interval has passed, and it tells you how close you were."),
+      el("p", {}, "This companion is for looking back and setting things up: your progress, each session's attempts, and the device's defaults. It never shows a clock during an attempt — that would give the answer away.")),
+    el("section", { class: "card", "aria-labelledby": "w2" }, el("h2", { id: "w2" }, "2. Your device"), device),
+    el("section", { class: "card", "aria-labelledby": "w3" },
+      el("h2", { id: "w3" }, "3. The health log"),
+      el("p", {}, "Each completed session is written as one line to a local health-log file (JSON Lines), so other tools can read it. Nothing leaves the device. Deleting your data here never edits that file."),
+      el("p", {}, "To turn it off, switch off “Write sessions to the health log” in Settings (or run ", el("code", {}, "chronoception settings set health-logging off"), ")."),
+      health),
+    el("div", { class: "row" }, el("button", { type: "button", id: "finish-onboarding", onclick: () => { localStorage.setItem(ONBOARDED, "1"); location.hash = "#/home"; } }, "Continue to Home")));
+  try {
+    const data = await api("/device");
+    device.replaceChildren(el("p", {}, el("strong", {}, "Status: "), stateWords(data.device)), setupList(data.setup));
+  } catch (error) { device.replaceChildren(errorBox(error)); }
+  try {
+    const h = await api("/health");
+    health.replaceChildren(el("p", {}, el("strong", {}, "Now: "), `${h.status} — ${h.written} written, ${h.owed_total} owed, file ${h.path}`));
+  } catch (error) { health.replaceChildren(errorBox(error)); }
+}
+
+// The device's setup as the daemon opened it (GET /device's `setup`, in `board check`'s words).
+const PART_NAMES = { board: "Board", button: "Button", second_button: "Second button", motor: "Motor", led: "LED", sound: "Sound" };
+const SETUP_WORDS = { ok: "OK", warning: "Check", info: "Note" };
+function withCode(text) { return text.split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)); }
+function setupList(setup) {
+  const list = setup.parts.length ? el("ul", { class: "plain setup", "data-role": "setup" }, setup.parts.map((part) =>
+    el("li", { "data-part": part.name, "data-status": part.status },
+      el("span", { class: `badge ${part.status}` }, SETUP_WORDS[part.status] || part.status), " ",
+      el("strong", {}, PART_NAMES[part.name] || part.name), ": ", withCode(part.detail),
+      part.fix ? el("span", { class: "hint" }, " — ", withCode(part.fix)) : null))) : null;
+  return el("div", {}, list, el("p", { class: "muted", "data-role": "setup-note" }, withCode(setup.note)));
+}
+
+async function pageHome() {
+  setTitle("Home");
+  const status = el("section", { class: "card", "aria-labelledby": "h-status" }, el("h2", { id: "h-status" }, "Device"), el("p", { class: "muted" }, "Loading…"));
+  const last = el("section", { class: "card", "aria-labelledby": "h-last" }, el("h2", { id: "h-last" }, "Last session"), el("p", { class: "muted" }, "Loading…"));
+  main.replaceChildren(el("h1", {}, "Home"), el("div", { id: "live-slot", "aria-live": "polite" }), el("div", { class: "grid" }, status, last),
+    el("section", { class: "card", "aria-labelledby": "h-how" }, el("h2", { id: "h-how" }, "How it works"),
+      el("ul", {}, el("li", {}, el("a", { href: "#/learn" }, "The three modes: Challenge, Passive and Fear")),
+        el("li", {}, el("a", { href: "#/learn" }, "Reading your numbers: typical error, zones, Time Acuity")),
+        el("li", {}, el("a", { href: "#/welcome" }, "Setup and the health log again")))));
+  renderLive();
+  let data;
+  try { data = await api("/device"); } catch (error) { status.replaceChildren(errorBox(error)); return; }
+  const d = data.device;
+  const message = el("p", { class: "hint", role: "status" });
+  const primary = el("div", { id: "primary-action", class: "row" });
+  if (d.state === "NoDevice") {
+    primary.append(el("p", { class: "muted" }, "Sessions are started on the device running ", el("code", {}, "chronoception run"), "."));
+  } else if (!d.session_in_progress) {
+    primary.append(el("button", { type: "button", onclick: async () => {
+      message.textContent = "Asking the device…";
+      try { message.textContent = (await api("/device/start", { method: "POST", body: {} })).message; }
+      catch (error) { message.textContent = error.message; }
+    } }, data.last_session ? `Start ${modeName(data.last_session.mode)} ${data.last_session.interval} on the device` : "Start a session on the device"));
+  }
+  status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)),
+    d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,
+    d.health ? el("p", { class: "muted" }, `Health log: ${d.health}`) : null, primary, message].filter(Boolean));
+  if (live && live.running) primary.hidden = true;
+  const s = data.last_session;
+  if (!s) { last.replaceWith(emptyFirstSession()); return; }
+  last.replaceChildren(el("h2", { id: "h-last" }, "Last session"),
+    s.time_acuity_score === null ? el("p", { class: "muted" }, "No score: Passive sessions have no attempts.")
+      : el("p", { class: "big" }, String(s.time_acuity_score), el("span", { class: "muted" }, " Time Acuity")),
+    el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
+    el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
+}
