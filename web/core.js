@@ -34,17 +34,33 @@ async function api(path, options = {}) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(options.body);
   }
-  const response = await fetch(API + path, init);
+  let response;
+  try { response = await fetch(API + path, init); }
+  catch (_) { throw new Error("The device did not answer. Check that it is on and reachable from here, then try again."); }
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
   if (!response.ok) {
-    const error = new Error(data && data.error ? data.error.message : `${response.status} ${response.statusText}`);
+    const code = data && data.error ? data.error.code : null;
+    const said = data && data.error ? data.error.message : null;
+    const error = new Error(pageWords(said, response.status, code));
     error.status = response.status;
-    error.code = data && data.error ? data.error.code : null;
+    error.code = code;
     throw error;
   }
   return data;
+}
+// The API's sentences are written for people, but a few also tell API clients which route to call
+// next ("start again with POST /api/v1/…"). A page never shows a route or JSON: such a sentence is
+// replaced by words for its error code. Backticks stay (they mark a command; withCode shows them).
+const ERROR_WORDS = {
+  confirmation_invalid: "That confirmation ran out or was already used, so nothing was deleted. Start again if you still want to delete.",
+  key_required: "This browser is not paired with the device yet.",
+  not_found: "That is no longer there. Reload the page to see what is.",
+};
+function pageWords(said, status, code) {
+  if (said && !/\/api\/|\b(GET|POST|PATCH|PUT|DELETE) \/|[{}]/.test(said)) return said;
+  return ERROR_WORDS[code] || `The device refused that (HTTP ${status}). Reload the page and try again.`;
 }
 // One formatter each, made once: toLocaleString with options builds a new one per call, which was
 // most of the cost of drawing a chart's day labels.
@@ -59,7 +75,10 @@ function dayLabel(day) {
 }
 const modeName = (mode) => ({ challenge: "Challenge", passive: "Passive", fear: "Fear" }[mode] || mode);
 const zoneBadge = (zone) => el("span", { class: `zone ${zone}` }, zone);
-function errorBox(error) { return el("p", { class: "status error", role: "alert" }, error.message || String(error)); }
+// Text from the core or the API (the Learn text, board check's words, some errors) marks a command
+// between backticks: shown as code, never as literal backticks.
+function withCode(text) { return String(text).split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)); }
+function errorBox(error) { return el("p", { class: "status error", role: "alert" }, withCode(error.message || String(error))); }
 function emptyFirstSession() {
   return el("div", { class: "card" },
     el("h2", {}, "No sessions yet"),

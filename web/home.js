@@ -32,7 +32,6 @@ async function pageWelcome() {
 // The device's setup as the daemon opened it (GET /device's `setup`, in `board check`'s words).
 const PART_NAMES = { board: "Board", button: "Button", second_button: "Second button", motor: "Motor", led: "LED", sound: "Sound" };
 const SETUP_WORDS = { ok: "OK", warning: "Check", info: "Note" };
-function withCode(text) { return text.split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)); }
 function setupList(setup) {
   const list = setup.parts.length ? el("ul", { class: "plain setup", "data-role": "setup" }, setup.parts.map((part) =>
     el("li", { "data-part": part.name, "data-status": part.status },

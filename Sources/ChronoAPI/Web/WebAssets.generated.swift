@@ -197,17 +197,33 @@ async function api(path, options = {}) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(options.body);
   }
-  const response = await fetch(API + path, init);
+  let response;
+  try { response = await fetch(API + path, init); }
+  catch (_) { throw new Error("The device did not answer. Check that it is on and reachable from here, then try again."); }
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
   if (!response.ok) {
-    const error = new Error(data && data.error ? data.error.message : `${response.status} ${response.statusText}`);
+    const code = data && data.error ? data.error.code : null;
+    const said = data && data.error ? data.error.message : null;
+    const error = new Error(pageWords(said, response.status, code));
     error.status = response.status;
-    error.code = data && data.error ? data.error.code : null;
+    error.code = code;
     throw error;
   }
   return data;
+}
+// The API's sentences are written for people, but a few also tell API clients which route to call
+// next ("start again with POST /api/v1/…"). A page never shows a route or JSON: such a sentence is
+// replaced by words for its error code. Backticks stay (they mark a command; withCode shows them).
+const ERROR_WORDS = {
+  confirmation_invalid: "That confirmation ran out or was already used, so nothing was deleted. Start again if you still want to delete.",
+  key_required: "This browser is not paired with the device yet.",
+  not_found: "That is no longer there. Reload the page to see what is.",
+};
+function pageWords(said, status, code) {
+  if (said && !/\/api\/|\b(GET|POST|PATCH|PUT|DELETE) \/|[{}]/.test(said)) return said;
+  return ERROR_WORDS[code] || `The device refused that (HTTP ${status}). Reload the page and try again.`;
 }
 // One formatter each, made once: toLocaleString with options builds a new one per call, which was
 // most of the cost of drawing a chart's day labels.
@@ -222,7 +238,10 @@ function dayLabel(day) {
 }
 const modeName = (mode) => ({ challenge: "Challenge", passive: "Passive", fear: "Fear" }[mode] || mode);
 const zoneBadge = (zone) => el("span", { class: `zone ${zone}` }, zone);
-function errorBox(error) { return el("p", { class: "status error", role: "alert" }, error.message || String(error)); }
+// Text from the core or the API (the Learn text, board check's words, some errors) marks a command
+// between backticks: shown as code, never as literal backticks.
+function withCode(text) { return String(text).split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)); }
+function errorBox(error) { return el("p", { class: "status error", role: "alert" }, withCode(error.message || String(error))); }
 function emptyFirstSession() {
   return el("div", { class: "card" },
     el("h2", {}, "No sessions yet"),
@@ -232,7 +251,7 @@ function emptyFirstSession() {
     el("p", {}, el("a", { href: "#/learn" }, "How the modes work")));
 }
 function setTitle(text) { document.title = `${text} · Chronoception`; }
-"""#####, "d83e39b95cb146ef"),
+"""#####, "cbf5abb6663abfed"),
         "/format.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: SPEC §1's display rule for durations.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -284,7 +303,6 @@ async function pageWelcome() {
 // The device's setup as the daemon opened it (GET /device's `setup`, in `board check`'s words).
 const PART_NAMES = { board: "Board", button: "Button", second_button: "Second button", motor: "Motor", led: "LED", sound: "Sound" };
 const SETUP_WORDS = { ok: "OK", warning: "Check", info: "Note" };
-function withCode(text) { return text.split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)); }
 function setupList(setup) {
   const list = setup.parts.length ? el("ul", { class: "plain setup", "data-role": "setup" }, setup.parts.map((part) =>
     el("li", { "data-part": part.name, "data-status": part.status },
@@ -330,7 +348,7 @@ async function pageHome() {
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
     el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
 }
-"""#####, "f958b64f1cb17e79"),
+"""#####, "d7b244f084494639"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -342,9 +360,9 @@ async function pageHome() {
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/app.css?v=a5c79e04805777e7">
 <script src="/format.js?v=2d02caaeb62f8092" defer></script>
-<script src="/core.js?v=d83e39b95cb146ef" defer></script>
+<script src="/core.js?v=cbf5abb6663abfed" defer></script>
 <script src="/live.js?v=a50fee83e2745c78" defer></script>
-<script src="/home.js?v=f958b64f1cb17e79" defer></script>
+<script src="/home.js?v=d7b244f084494639" defer></script>
 <script src="/progress.js?v=868094f60dbb5b04" defer></script>
 <script src="/learn.js?v=c76cf77bb93f667b" defer></script>
 <script src="/settings.js?v=017d4097ea304a71" defer></script>
@@ -366,7 +384,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "e323d31e9049e3d0"),
+"""#####, "e459256764d47f9a"),
         "/learn.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Learn page.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
