@@ -10,6 +10,9 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     public var message: String
     /// Extra headers, e.g. `Retry-After` on 429.
     public var headers: HTTPFields
+    /// A page for a person, sent instead of the JSON when the request accepts `text/html` (a link
+    /// opened in a browser); same status, and still this error to the middleware that counts failures.
+    public var page: String?
 
     public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, headers: HTTPFields = [:]) {
         self.status = status
@@ -22,6 +25,13 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
+        if let page, (request.headers[.accept] ?? "").contains("text/html") {
+            headers[.contentType] = "text/html; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+            headers[.xContentTypeOptions] = "nosniff"
+            return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
+        }
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
         let body = JSONValue.object([("error", .object([("code", .string(code)), ("message", .string(message))]))]).compactText
