@@ -15,6 +15,20 @@ function route() {
   (pages[page] || pageHome)();
   if (document.activeElement && document.activeElement !== document.body && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
 }
+// A page's request answered "this browser has no key" (core.js's api()): the pair step takes the page,
+// and the tabs are hidden (every page needs the key). Once paired, the page continues where it was
+// (onboarding first if not done) and the live events start again with the new cookie.
+function showPairStep() {
+  document.querySelector("nav.tabs").hidden = true;
+  setTitle("Pair this browser");
+  pagePair(() => {
+    document.querySelector("nav.tabs").hidden = false;
+    if (source) source.close();
+    source = null;
+    startEvents();
+    route();
+  });
+}
 window.addEventListener("hashchange", route);
 startEvents();
 route();

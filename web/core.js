@@ -28,6 +28,8 @@ function svg(tag, attrs, ...children) {
   for (const child of children.flat()) if (child) node.append(child instanceof Node ? child : String(child));
   return node;
 }
+// The access middleware's answers that mean "this browser has no usable key": pair it.
+const NEEDS_KEY = new Set(["key_required", "key_unknown"]);
 async function api(path, options = {}) {
   const init = { method: options.method || "GET", headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (options.body !== undefined) {
@@ -40,6 +42,12 @@ async function api(path, options = {}) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
+  // A browser without a key (or whose key was revoked) is sent to the pair step, in one place: the
+  // page that asked waits for good (its promise never settles), so it cannot draw an error over it.
+  if (response.status === 401 && data && data.error && NEEDS_KEY.has(data.error.code)) {
+    showPairStep();
+    return new Promise(() => {});
+  }
   if (!response.ok) {
     const code = data && data.error ? data.error.code : null;
     const said = data && data.error ? data.error.message : null;

@@ -86,15 +86,5 @@ async function pageSettings() {
     el("p", {}, "Deletes every session, preset and setting on the device, in two steps. The health log file is left untouched."),
     el("div", { class: "row" }, el("button", { type: "button", class: "danger", id: "delete-start", onclick: deleteStep1 }, "Delete all data…")), dataNote);
 
-  const keyList = el("ul", { class: "plain" });
-  for (const key of keys.keys) {
-    keyList.append(el("li", { class: "spread" }, el("span", {}, el("strong", {}, key.name), ` · ${key.kind} · since ${when(key.created_at)}`, key.current ? " · this browser" : ""),
-      el("button", { type: "button", class: "secondary", "aria-label": `Revoke ${key.name}`, onclick: async (event) => {
-        if (!confirm(`Revoke the key “${key.name}”? That companion will need to pair again.`)) return;
-        try { await api(`/keys/${encodeURIComponent(key.id)}`, { method: "DELETE" }); event.target.closest("li").remove(); }
-        catch (error) { keyList.after(errorBox(error)); } } }, "Revoke")));
-  }
-  const keysCard = el("section", { class: "card", "aria-labelledby": "st-keys" }, el("h2", { id: "st-keys" }, "Paired companions"),
-    keys.keys.length ? keyList : el("p", { class: "muted" }, "None. Pair a phone by opening this page on it and pressing the device's button when asked, or make a key with ", el("code", {}, "chronoception companion keys add NAME"), "."));
-  main.lastChild.replaceWith(defaults, fearCard, healthCard, dataCard, keysCard);
+  main.lastChild.replaceWith(defaults, fearCard, healthCard, dataCard, keysCard(keys.keys)); // keys.js
 }

@@ -96,7 +96,7 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
 .table-wrap { overflow-x: auto; }
 .chart { width: 100%; height: auto; display: block; }
 .chart .axis { stroke: var(--line); }
-.chart .label { fill: var(--muted); font-size: 11px; }
+.chart .label { fill: var(--muted); font-size: 12px; }
 .chart .line { fill: none; stroke: var(--accent); stroke-width: 2.5; stroke-linejoin: round; stroke-linecap: round; }
 .chart .dot { fill: var(--accent); }
 .chart .missing { fill: var(--gap); opacity: .2; }
@@ -116,7 +116,11 @@ main > .row[role="group"] { margin-bottom: 16px; }
 .live .phase { font-size: 1.25rem; font-weight: 700; }
 .live ol { padding-left: 1.2rem; margin: 8px 0; }
 .steps { counter-reset: step; }
-.learn-body p { white-space: pre-wrap; }
+.learn-body p + p { margin-top: 10px; }
+.filters .fields { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 0 16px; margin-bottom: 12px; }
+.filters .field input, .filters .field select { max-width: none; }
+.field-error { color: var(--red); font-size: .9rem; margin: 4px 0 0; }
+[aria-invalid="true"] { border-color: var(--red); }
 @media (max-width: 640px) {
   html { scroll-padding-bottom: 88px; }
   header.top { padding: 8px 12px; }
@@ -137,29 +141,45 @@ main > .row[role="group"] { margin-bottom: 16px; }
   .pickers > label.inline { flex: 1 1 100%; flex-direction: column; align-items: stretch; gap: 4px; }
   .pickers select { max-width: none; }
 }
-"""#####, "a5c79e04805777e7"),
+"""#####, "df879f83367b80b1"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the router; it starts the app once every page's script is loaded.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
 // ---- router ------------------------------------------------------------------------------
 function route() {
-  const hash = location.hash.replace(/^#\/?/, "");
+  // A page's filters follow a "?" (#/sessions?mode=fear&from=…), so back and forward restore them.
+  const whole = location.hash.replace(/^#\/?/, ""), mark = whole.indexOf("?");
+  const hash = mark < 0 ? whole : whole.slice(0, mark), query = new URLSearchParams(mark < 0 ? "" : whole.slice(mark + 1));
   const [page, arg] = [hash.split("/")[0] || "home", decodeURIComponent(hash.split("/").slice(1).join("/"))];
   if (!localStorage.getItem(ONBOARDED) && page !== "welcome") { location.replace("#/welcome"); return; }
-  const tab = { day: "progress", session: "progress", welcome: "" }[page] ?? page;
+  const tab = { day: "progress", session: "progress", sessions: "progress", welcome: "" }[page] ?? page;
   for (const a of document.querySelectorAll("nav.tabs a")) {
     if (a.dataset.page === tab) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
   }
   const pages = { welcome: pageWelcome, home: pageHome, progress: pageProgress, learn: pageLearn, settings: pageSettings,
-    day: () => pageDay(arg), session: () => pageSession(arg) };
+    day: () => pageDay(arg), session: () => pageSession(arg), sessions: () => pageSessions(query) };
   (pages[page] || pageHome)();
   if (document.activeElement && document.activeElement !== document.body && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
+}
+// A page's request answered "this browser has no key" (core.js's api()): the pair step takes the page,
+// and the tabs are hidden (every page needs the key). Once paired, the page continues where it was
+// (onboarding first if not done) and the live events start again with the new cookie.
+function showPairStep() {
+  document.querySelector("nav.tabs").hidden = true;
+  setTitle("Pair this browser");
+  pagePair(() => {
+    document.querySelector("nav.tabs").hidden = false;
+    if (source) source.close();
+    source = null;
+    startEvents();
+    route();
+  });
 }
 window.addEventListener("hashchange", route);
 startEvents();
 route();
-"""#####, "26459d4df33ee696"),
+"""#####, "4ccbdf87f469a3f5"),
         "/core.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the helpers every page uses (elements, the API, dates, words).
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -191,6 +211,8 @@ function svg(tag, attrs, ...children) {
   for (const child of children.flat()) if (child) node.append(child instanceof Node ? child : String(child));
   return node;
 }
+// The access middleware's answers that mean "this browser has no usable key": pair it.
+const NEEDS_KEY = new Set(["key_required", "key_unknown"]);
 async function api(path, options = {}) {
   const init = { method: options.method || "GET", headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (options.body !== undefined) {
@@ -203,6 +225,12 @@ async function api(path, options = {}) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
+  // A browser without a key (or whose key was revoked) is sent to the pair step, in one place: the
+  // page that asked waits for good (its promise never settles), so it cannot draw an error over it.
+  if (response.status === 401 && data && data.error && NEEDS_KEY.has(data.error.code)) {
+    showPairStep();
+    return new Promise(() => {});
+  }
   if (!response.ok) {
     const code = data && data.error ? data.error.code : null;
     const said = data && data.error ? data.error.message : null;
@@ -251,7 +279,7 @@ function emptyFirstSession() {
     el("p", {}, el("a", { href: "#/learn" }, "How the modes work")));
 }
 function setTitle(text) { document.title = `${text} · Chronoception`; }
-"""#####, "cbf5abb6663abfed"),
+"""#####, "9385068ceb526c08"),
         "/format.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: SPEC §1's display rule for durations.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -358,15 +386,18 @@ async function pageHome() {
 <meta name="color-scheme" content="light dark">
 <title>Chronoception</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/app.css?v=a5c79e04805777e7">
+<link rel="stylesheet" href="/app.css?v=df879f83367b80b1">
 <script src="/format.js?v=2d02caaeb62f8092" defer></script>
-<script src="/core.js?v=cbf5abb6663abfed" defer></script>
+<script src="/core.js?v=9385068ceb526c08" defer></script>
 <script src="/live.js?v=a50fee83e2745c78" defer></script>
 <script src="/home.js?v=d7b244f084494639" defer></script>
-<script src="/progress.js?v=868094f60dbb5b04" defer></script>
-<script src="/learn.js?v=c76cf77bb93f667b" defer></script>
-<script src="/settings.js?v=017d4097ea304a71" defer></script>
-<script src="/app.js?v=26459d4df33ee696" defer></script>
+<script src="/progress.js?v=d6c532eb6b344f57" defer></script>
+<script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
+<script src="/settings.js?v=0af9e25d9193da34" defer></script>
+<script src="/sessions.js?v=17d046468e5602fd" defer></script>
+<script src="/pair.js?v=d62687862bbf80e0" defer></script>
+<script src="/keys.js?v=79a8397049303123" defer></script>
+<script src="/app.js?v=4ccbdf87f469a3f5" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -384,21 +415,75 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "e459256764d47f9a"),
+"""#####, "29b17feb86d1c90b"),
+        "/keys.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
+// beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
+// Where a key came from, in words: the address it paired from, or how it was made.
+function keyOrigin(key) {
+  if (key.kind === "command-line") return "Made at the device's command line";
+  if (key.kind === "login") return "Opened with a login link";
+  if (key.paired_from === "loopback") return "Paired on the device's own machine";
+  if (key.paired_from === "unix-socket") return "Paired from the device's command line";
+  return key.paired_from ? `Paired from ${key.paired_from}` : "Paired on the device";
+}
+
+// `keys`: GET /keys's list. Revoking this browser's own key sends it back to the pair step.
+function keysCard(keys) {
+  const list = el("ul", { class: "plain", "data-role": "keys" });
+  const note = el("div", { role: "status" });
+  for (const key of keys) {
+    list.append(el("li", { class: "spread", "data-key": key.id },
+      el("div", {},
+        el("p", {}, el("strong", { "data-role": "key-name" }, key.name), key.current ? el("span", { class: "badge info", "data-role": "this-browser" }, "this browser") : null),
+        el("p", { class: "hint", "data-role": "key-origin" }, keyOrigin(key), ` · added ${when(key.created_at)}`),
+        el("p", { class: "hint", "data-role": "key-last-used" }, key.last_used_at ? `Last used ${when(key.last_used_at)}` : "Not used yet")),
+      el("button", { type: "button", class: "secondary", "aria-label": `Revoke ${key.name}`, onclick: async (event) => {
+        const warning = key.current
+          ? `Revoke “${key.name}”? This is the browser you are using: it will need to pair again, with the device's button.`
+          : `Revoke “${key.name}”? That browser or app will need to pair again, with the device's button.`;
+        if (!confirm(warning)) return;
+        try {
+          await api(`/keys/${encodeURIComponent(key.id)}`, { method: "DELETE" });
+          if (key.current) { route(); return; }
+          event.target.closest("li").remove();
+          note.replaceChildren(el("p", { class: "status ok" }, `Revoked “${key.name}”.`));
+        } catch (error) { note.replaceChildren(errorBox(error)); }
+      } }, "Revoke")));
+  }
+  return el("section", { class: "card", "aria-labelledby": "st-keys", "data-role": "keys-card" }, el("h2", { id: "st-keys" }, "Paired browsers and keys"),
+    keys.length ? list : el("p", { class: "muted" }, "None yet."),
+    el("p", { class: "hint" }, "To use the companion on a phone or another computer, open this page there at the device's address and press Pair; then hold the device's button down while it is idle. A key for a script is made with ",
+      el("code", {}, "chronoception companion keys add NAME"), "."),
+    note);
+}
+"""#####, "79a8397049303123"),
         "/learn.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Learn page.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
+// The Learn text (ChronoCore's LearnText, shared with `chronoception learn`) is plain text for a
+// terminal: paragraphs split by blank lines, commands between backticks, terms as "Term — what it
+// means" and FAQ entries as "Question? Answer.". On the page commands are code, terms and questions bold.
+function learnParagraph(text) {
+  const term = text.match(/^([^—.?]{1,40}) — ([\s\S]*)$/);
+  if (term) return el("p", {}, el("strong", {}, term[1]), " — ", withCode(term[2]));
+  const question = text.match(/^([^.?!]{10,160}\?) ([\s\S]*)$/);
+  if (question) return el("p", {}, el("strong", {}, withCode(question[1])), " ", withCode(question[2]));
+  return el("p", {}, withCode(text));
+}
 async function pageLearn() {
   setTitle("Learn");
   main.replaceChildren(el("h1", {}, "Learn"), el("p", { class: "muted" }, "Loading…"));
   try {
     const data = await api("/learn");
     main.lastChild.replaceWith(...data.sections.map((section, i) => el("section", { class: "card learn-body", "aria-labelledby": `l${i}` },
-      el("h2", { id: `l${i}` }, section.title), section.body.split(/\n\s*\n/).map((para) => el("p", {}, para.trim())))));
+      el("h2", { id: `l${i}` }, section.title), section.body.split(/\n\s*\n/).map((para) => learnParagraph(para.trim().replace(/\s*\n\s*/g, " "))))));
   } catch (error) { main.lastChild.replaceWith(errorBox(error)); }
 }
-"""#####, "c76cf77bb93f667b"),
+"""#####, "31f25cd6dd7fdf11"),
         "/live.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the device's state in words and the live card (Server-Sent Events).
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -558,6 +643,116 @@ function renderLive() {
   if (primary) primary.hidden = !!(live && live.running);
 }
 """#####, "a50fee83e2745c78"),
+        "/pair.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: pairing this browser with the device, for a browser that has no key (a
+// phone or laptop beyond the device's own loopback). The router shows it (app.js's showPairStep) when
+// any request answers that a key is needed; the person names the browser here and approves on the
+// device with its button. The key comes back only as an HttpOnly cookie: this script never sees it.
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
+// The request under way survives the page being drawn again (a tab pressed, a hash changed): a
+// second draw shows the same step instead of a new form.
+let pairing = { step: "form", name: null, outcome: null, retryAt: 0 };
+
+// "Chrome on Android", "Firefox on Windows", from navigator.userAgent: a name the person recognises
+// in the device's list; they may change it.
+function browserName(agent = navigator.userAgent) {
+  const browsers = [[/Edg(e|A|iOS)?\//, "Edge"], [/OPR\/|Opera/, "Opera"], [/SamsungBrowser/, "Samsung Internet"], [/Firefox\/|FxiOS/, "Firefox"],
+    [/Chrome\/|Chromium\/|CriOS/, "Chrome"], [/Safari\//, "Safari"]];
+  const systems = [[/Android/, "Android"], [/iPhone/, "iPhone"], [/iPad/, "iPad"], [/CrOS/, "ChromeOS"], [/Windows/, "Windows"],
+    [/Mac OS X|Macintosh/, "Mac"], [/Linux/, "Linux"]];
+  const browser = (browsers.find(([pattern]) => pattern.test(agent)) || [null, "Browser"])[1];
+  const system = (systems.find(([pattern]) => pattern.test(agent)) || [null, null])[1];
+  return system ? `${browser} on ${system}` : browser;
+}
+
+// The device's answer in words, and whether trying again at once makes sense.
+function pairingOutcome(status, code, retryAfter) {
+  if (status === 403) return { title: "Not approved", text: "Nobody held the device's button while it asked, so this browser is not paired and nothing changed. Try again when you are next to the device." };
+  if (status === 409 && code === "no_device") return { title: "No device here", text: "This companion runs without a device (it only shows a data folder), so there is no button to approve with. On the machine it runs on, make a key for this browser or ask for a login link." };
+  if (status === 409) return { title: "Another request is waiting", text: "A pairing request is already waiting on the device (from this browser's address, or several from elsewhere). Approve it with a long press on the device, or let it expire — about half a minute after the device announced it — then try again." };
+  if (status === 429) {
+    const seconds = Math.max(1, parseInt(retryAfter, 10) || 60);
+    return { title: "Too many requests", retrySeconds: seconds, text: code === "too_many_failures"
+      ? `Too many failed sign-ins came from this address, so the device is not answering it for now. You can try again in ${seconds} seconds.`
+      : `Too many pairing requests came from this address in the last minute. You can try again in ${seconds} seconds.` };
+  }
+  if (status === 422) return { title: "That name does not work", text: "A name is 1 to 64 characters, without line breaks. Change it and try again." };
+  if (status === 0) return { title: "The device did not answer", text: "Check that it is on and reachable from here, then try again." };
+  return { title: "Pairing did not work", text: `The device answered with an error (${status}). Try again; if it keeps happening, restart the device's program.` };
+}
+
+function pagePair(done) {
+  const heading = el("h1", { tabindex: "-1" }, "Pair this browser");
+  main.replaceChildren(heading, pairing.step === "waiting" ? waitingStep() : pairing.step === "failed" ? failedStep() : formStep());
+  const focus = main.querySelector("[data-focus]") || heading;
+  focus.focus({ preventScroll: true });
+
+  function formStep() {
+    const name = el("input", { type: "text", id: "pair-name", value: pairing.name || browserName(), maxlength: 64, autocomplete: "off",
+      required: true, "aria-describedby": "pair-name-hint", "data-focus": true });
+    return el("form", { class: "card", "data-role": "pair-form", "aria-labelledby": "pair-title", onsubmit: (event) => {
+        event.preventDefault();
+        const chosen = name.value.trim();
+        if (!chosen) { name.focus(); return; }
+        ask(chosen);
+      } },
+      el("h2", { id: "pair-title" }, "This browser is not paired yet"),
+      el("p", {}, "To show your sessions and settings here, this browser needs a key of its own from the device. You ask for it here and approve it on the device, with its button: only someone holding the device can let a browser in."),
+      el("label", { for: "pair-name" }, "Name for this browser"), name,
+      el("p", { class: "hint", id: "pair-name-hint" }, "The device lists paired browsers by this name, and you can remove one in Settings."),
+      el("div", { class: "row" }, el("button", { type: "submit", id: "pair-button" }, "Pair")));
+  }
+
+  function waitingStep() {
+    return el("section", { class: "card", "data-role": "pair-waiting", "aria-labelledby": "approve-title" },
+      el("h2", { id: "approve-title", tabindex: "-1", "data-focus": true }, "Approve on the device"),
+      el("p", { role: "status" }, "The device is asking now whether to let in ", el("strong", {}, pairing.name), ". It announces the request with a buzz, two ticks and a buzz."),
+      el("ol", { "data-role": "pair-instructions" },
+        el("li", {}, "Go to the device. If a session is running, finish it first: a request waits until the session ends."),
+        el("li", {}, "Hold the device's button down for a couple of seconds — a long press. A short tap would start a session instead."),
+        el("li", {}, "This page carries on by itself as soon as the device says yes.")),
+      el("p", { class: "hint" }, "The device asks for about half a minute. If nobody holds the button, nothing changes and you can try again. Other people's requests show their name and address on the device, so you can tell them from yours."));
+  }
+
+  function failedStep() {
+    const outcome = pairing.outcome;
+    const wait = Math.ceil((pairing.retryAt - Date.now()) / 1000);
+    const again = el("button", { type: "button", id: "pair-again", "data-focus": true, disabled: wait > 0,
+      onclick: () => { pairing.step = "form"; pagePair(done); } }, "Try again");
+    if (wait > 0) {
+      // The button comes back when the device will listen again.
+      setTimeout(() => { if (again.isConnected) again.disabled = false; }, wait * 1000);
+    }
+    return el("section", { class: "card", "data-role": "pair-failed", "aria-labelledby": "failed-title" },
+      el("h2", { id: "failed-title" }, outcome.title),
+      el("p", { class: "status error", role: "alert", "data-role": "pair-message" }, outcome.text),
+      el("div", { class: "row" }, again));
+  }
+
+  async function ask(name) {
+    pairing = { step: "waiting", name, outcome: null, retryAt: 0 };
+    pagePair(done);
+    let response = null;
+    try {
+      // A long poll: the device answers when the button is held (201) or the request expires (403).
+      response = await fetch(`${API}/pairing`, { method: "POST", credentials: "same-origin",
+        headers: { Accept: "application/json", "Content-Type": "application/json" }, body: JSON.stringify({ name, deliver: "cookie" }) });
+    } catch (_) { response = null; }
+    if (response && response.status === 201) {
+      pairing = { step: "form", name: null, outcome: null, retryAt: 0 };
+      done();
+      return;
+    }
+    let code = null;
+    if (response) { try { const data = await response.json(); code = data && data.error ? data.error.code : null; } catch (_) { code = null; } }
+    const outcome = pairingOutcome(response ? response.status : 0, code, response ? response.headers.get("Retry-After") : null);
+    pairing = { step: "failed", name, outcome, retryAt: outcome.retrySeconds ? Date.now() + outcome.retrySeconds * 1000 : 0 };
+    // Drawn again only if the pair step is still what the page shows.
+    if (main.querySelector("[data-role=pair-waiting]")) pagePair(done);
+  }
+}
+"""#####, "d62687862bbf80e0"),
         "/progress.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Progress, a day's sessions and one session.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -569,9 +764,11 @@ let progressPrefetch = /^#\/progress\/?$/.test(location.hash) && localStorage.ge
 if (progressPrefetch) for (const request of Object.values(progressPrefetch)) request.catch(() => {});
 
 // A day-by-day line chart: days without data are gaps (shaded, never drawn as zero); a day with
-// data is a link to that day's sessions.
-function dailyChart(series, { label, max, format }) {
-  const width = 640, height = 200, left = 52, right = 22, top = 10, bottom = 24;
+// data is a link to that day's sessions. It is drawn at the width it is shown at (`width`, the
+// container's CSS pixels), so one unit of the drawing is one CSS pixel and the labels keep their
+// stylesheet size: a 640-unit drawing squeezed onto a 390 px phone made them 6 px high.
+function dailyChart(series, { label, max, format, width: shownWidth }) {
+  const width = Math.round(shownWidth > 0 ? Math.max(280, shownWidth) : 640), height = 200, left = 56, right = 16, top = 12, bottom = 26;
   const n = series.length, step = (width - left - right) / Math.max(n, 1);
   const values = series.map((p) => p.value);
   const top_ = max !== undefined ? max : Math.max(1, ...values.filter((v) => v !== null)) * 1.15;
@@ -581,7 +778,7 @@ function dailyChart(series, { label, max, format }) {
   for (const frac of [0, 0.5, 1]) {
     const v = top_ * frac;
     root.append(svg("line", { class: "axis", x1: left, x2: width - right, y1: y(v), y2: y(v) }),
-      svg("text", { class: "label", x: left - 4, y: y(v) + 4, "text-anchor": "end" }, format(v)));
+      svg("text", { class: "label", x: left - 6, y: y(v) + 4, "text-anchor": "end" }, format(v)));
   }
   series.forEach((p, i) => {
     if (p.value === null) root.append(svg("rect", { class: "missing", "data-day": p.day, x: x(i) - step / 2, y: top, width: step, height: height - top - bottom }));
@@ -601,7 +798,7 @@ function dailyChart(series, { label, max, format }) {
       svg("circle", { class: "dot", cx: x(i), cy: y(p.value), r: n > 45 ? 2.5 : 3.5 }));
     root.append(link);
   });
-  const labelEvery = Math.ceil(n / 6);
+  const labelEvery = Math.ceil(n / Math.max(3, Math.min(8, Math.floor((width - left - right) / 64))));
   series.forEach((p, i) => {
     if ((n - 1 - i) % labelEvery === 0) root.append(svg("text", { class: "label", x: x(i), y: height - 6, "text-anchor": "middle" }, p.day.slice(5)));
   });
@@ -657,7 +854,9 @@ async function pageProgress() {
     nodes.push(el("section", { class: "card", "aria-labelledby": "m-title" }, el("h2", { id: "m-title" }, "Mode mix"), bar,
       el("p", { class: "legend" }, report.mode_mix.map((m) => el("span", {}, `${modeName(m.mode)}: ${m.sessions} (${Math.round(m.share * 100)}%)`)))));
   }
-  nodes.push(el("section", { class: "card", "aria-labelledby": "r-title" }, el("h2", { id: "r-title" }, "Recent sessions"), sessionList(report.recent_sessions)));
+  nodes.push(el("section", { class: "card", "aria-labelledby": "r-title" },
+    el("div", { class: "spread" }, el("h2", { id: "r-title" }, "Recent sessions"), el("a", { href: "#/sessions", "data-role": "find-sessions" }, "Find sessions →")),
+    sessionList(report.recent_sessions)));
   main.replaceChildren(...nodes);
   performance.mark("progress-summary");
   window.__progressRendered = performance.now();
@@ -667,9 +866,9 @@ async function pageProgress() {
   const missing = daily.time_acuity.filter((p) => p.value === null).length;
   charts.replaceChildren(
     el("h3", {}, "Time Acuity (0–100)"),
-    dailyChart(daily.time_acuity, { label: `Time Acuity per day over ${progressDays} days; ${missing} days without attempts are gaps`, max: 100, format: (v) => String(Math.round(v)) }),
+    dailyChart(daily.time_acuity, { label: `Time Acuity per day over ${progressDays} days; ${missing} days without attempts are gaps`, max: 100, format: (v) => String(Math.round(v)), width: charts.clientWidth }),
     el("h3", {}, "Typical error"),
-    dailyChart(daily.typical_error_seconds, { label: `Typical error per day over ${progressDays} days`, format: seconds }),
+    dailyChart(daily.typical_error_seconds, { label: `Typical error per day over ${progressDays} days`, format: seconds, width: charts.clientWidth }),
     el("div", { class: "legend" }, el("span", {}, el("span", { class: "swatch" }), "a day's value"),
       el("span", {}, el("span", { class: "swatch gap" }), `no attempts that day (${missing} of ${progressDays})`)),
     el("p", { class: "hint" }, "Select a day's point to see that day's sessions."));
@@ -684,13 +883,16 @@ function zoneStrip(zones) {
 }
 function sessionList(sessions) {
   if (!sessions.length) return el("p", { class: "muted" }, "None.");
-  return el("ul", { class: "plain" }, sessions.map((s) => el("li", {},
+  return el("ul", { class: "plain" }, sessions.map(sessionItem));
+}
+function sessionItem(s) {
+  return el("li", {},
     el("div", { class: "spread" },
       el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, `${modeName(s.mode)} · ${intervalText(s.target_interval_seconds)}`),
       el("span", { class: "muted" }, when(s.started_at))),
     el("span", { class: "muted" }, `${s.status} · ${s.done_count} of ${s.planned_count}`,
       s.time_acuity_score !== null ? ` · Time Acuity ${s.time_acuity_score}` : "",
-      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : ""))));
+      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : ""));
 }
 
 async function pageDay(day) {
@@ -698,7 +900,8 @@ async function pageDay(day) {
   main.replaceChildren(el("p", {}, el("a", { href: "#/progress" }, "← Progress")), el("h1", {}, dayLabel(day)), el("p", { class: "muted" }, "Loading…"));
   try {
     const data = await api(`/sessions?from=${day}&to=${day}&limit=100`);
-    main.lastChild.replaceWith(el("section", { class: "card", "aria-label": "Sessions that day" }, sessionList(data.sessions)));
+    main.lastChild.replaceWith(el("section", { class: "card", "aria-label": "Sessions that day" }, sessionList(data.sessions)),
+      el("p", {}, el("a", { href: `#/sessions?from=${day}&to=${day}` }, "Filter this day's sessions by mode or interval")));
   } catch (error) { main.lastChild.replaceWith(errorBox(error)); }
 }
 
@@ -728,17 +931,153 @@ async function pageSession(id) {
   }
   main.lastChild.replaceWith(...parts);
 }
-"""#####, "868094f60dbb5b04"),
+"""#####, "d6c532eb6b344f57"),
+        "/sessions.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: the Sessions page — every session, found by mode, interval and date range.
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
+const SESSIONS_PER_PAGE = 25;
+const SESSION_MODES = ["challenge", "passive", "fear"];
+
+// The filters travel in the hash (#/sessions?mode=fear&interval=30s&from=2026-11-01&to=2026-11-25):
+// the form writes the hash and the router reads it, so back and forward step through searches and a
+// search can be bookmarked. Only filters that are set are written.
+function sessionFilters(params) {
+  const get = (name) => (params.get(name) || "").trim();
+  return { mode: get("mode").toLowerCase(), interval: get("interval"), from: get("from"), to: get("to") };
+}
+function sessionFilterQuery(filters) {
+  const query = new URLSearchParams();
+  for (const key of ["mode", "interval", "from", "to"]) if (filters[key]) query.set(key, filters[key]);
+  return query.toString();
+}
+// A calendar date the API accepts (YYYY-MM-DD, 1970–2099) that exists (no 30 February).
+function isCalendarDay(text) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const date = new Date(text + "T12:00:00Z"), year = Number(text.slice(0, 4));
+  return !isNaN(date) && date.toISOString().startsWith(text) && year >= 1970 && year <= 2099;
+}
+// What the page can judge itself, in words for the field concerned. The interval is judged by the
+// API (the core's parser, as `--interval` on the command line), whose sentence names the mistake and
+// the forms it accepts.
+function sessionFilterProblems(filters) {
+  const problems = {};
+  if (filters.mode && !SESSION_MODES.includes(filters.mode)) problems.mode = `“${filters.mode}” is not a mode: choose Challenge, Passive or Fear.`;
+  for (const [key, name] of [["from", "first"], ["to", "last"]]) {
+    if (filters[key] && !isCalendarDay(filters[key])) problems[key] = `“${filters[key]}” is not a date the device knows: pick the ${name} day from the calendar, or clear it.`;
+  }
+  if (!problems.from && !problems.to && filters.from && filters.to && filters.from > filters.to) {
+    problems.to = "The last day is before the first day: swap them, or clear one.";
+  }
+  return problems;
+}
+
+async function pageSessions(params) {
+  setTitle("Sessions");
+  const filters = sessionFilters(params);
+  const shown = location.hash;
+  const field = (key, label, input, hint) => {
+    input.id = `f-${key}`; input.name = key;
+    const problem = el("p", { class: "field-error", id: `e-${key}`, "data-problem": key, hidden: true });
+    input.setAttribute("aria-describedby", `${hint ? `h-${key} ` : ""}e-${key}`);
+    return el("div", { class: "field" }, el("label", { for: input.id }, label), input,
+      hint ? el("p", { class: "hint", id: `h-${key}` }, hint) : null, problem);
+  };
+  const mode = el("select", {}, el("option", { value: "" }, "Any mode"), SESSION_MODES.map((m) => el("option", { value: m }, modeName(m))));
+  mode.value = SESSION_MODES.includes(filters.mode) ? filters.mode : "";
+  const interval = el("input", { type: "text", value: filters.interval, placeholder: "Any interval", inputmode: "text", autocomplete: "off", spellcheck: "false" });
+  const from = el("input", { type: "date", value: isCalendarDay(filters.from) ? filters.from : "", min: "1970-01-01", max: "2099-12-31" });
+  const to = el("input", { type: "date", value: isCalendarDay(filters.to) ? filters.to : "", min: "1970-01-01", max: "2099-12-31" });
+  const inputs = { mode, interval, from, to };
+  const search = () => {
+    const wanted = sessionFilterQuery({ mode: mode.value, interval: interval.value.trim(), from: from.value, to: to.value });
+    const hash = `#/sessions${wanted ? `?${wanted}` : ""}`;
+    if (hash === location.hash) route(); else location.hash = hash; // the same search again asks again
+  };
+  const form = el("form", { class: "card filters", role: "search", "aria-label": "Find sessions", onsubmit: (event) => { event.preventDefault(); search(); } },
+    el("div", { class: "fields" },
+      field("mode", "Mode", mode),
+      field("interval", "Interval", interval, "For example 30s, 5m or 1m30s."),
+      field("from", "From", from),
+      field("to", "To", to)),
+    el("div", { class: "row" }, el("button", { type: "submit" }, "Show sessions"),
+      el("button", { type: "button", class: "secondary", onclick: () => { location.hash = "#/sessions"; } }, "Clear")));
+  const results = el("section", { class: "card", "aria-labelledby": "sr-title", "data-role": "results" },
+    el("h2", { id: "sr-title" }, "Sessions found"), el("p", { class: "muted" }, "Loading…"));
+  main.replaceChildren(el("p", {}, el("a", { href: "#/progress" }, "← Progress")), el("h1", {}, "Sessions"), form, results);
+
+  const say = (key, text) => {
+    const line = form.querySelector(`[data-problem=${key}]`);
+    line.hidden = false; line.replaceChildren(...withCode(text));
+    inputs[key].setAttribute("aria-invalid", "true");
+  };
+  const problems = sessionFilterProblems(filters);
+  if (Object.keys(problems).length) {
+    for (const [key, text] of Object.entries(problems)) say(key, text);
+    results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"),
+      el("p", { class: "status error", role: "alert" }, "Nothing was searched: correct the filter marked above."));
+    return;
+  }
+  const query = sessionFilterQuery(filters);
+  const ask = (cursor) => api(`/sessions?${query ? `${query}&` : ""}limit=${SESSIONS_PER_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+  let page;
+  try { page = await ask(null); } catch (error) {
+    if (location.hash !== shown) return;
+    // Mode and dates were checked above, so a refused query is the interval: its words go beside it.
+    if (error.code === "invalid_request" && filters.interval) {
+      say("interval", error.message);
+      results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"),
+        el("p", { class: "status error", role: "alert" }, "Nothing was searched: correct the filter marked above."));
+    } else results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"), errorBox(error));
+    return;
+  }
+  if (location.hash !== shown) return; // left the page meanwhile
+  if (!page.sessions.length && !query) { results.replaceWith(emptyFirstSession()); return; }
+  if (!page.sessions.length) {
+    results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"),
+      el("p", { "data-role": "none-found" }, "No sessions match these filters."),
+      el("p", { class: "muted" }, "Widen the dates, clear a filter, or ", el("a", { href: "#/sessions" }, "show every session"), "."));
+    return;
+  }
+  const list = sessionList(page.sessions);
+  const count = el("p", { class: "muted", role: "status", "data-role": "count" });
+  const more = el("button", { type: "button", class: "secondary", "data-role": "more" }, "Show more");
+  let total = page.sessions.length, cursor = page.next_cursor;
+  const tell = () => {
+    count.textContent = cursor ? `Showing the newest ${total} sessions that match.` : total === 1 ? "The one session that matches." : `All ${total} sessions that match.`;
+    more.hidden = !cursor;
+  };
+  more.addEventListener("click", async () => {
+    more.disabled = true; more.textContent = "Loading…";
+    try {
+      const next = await ask(cursor);
+      const first = list.children.length;
+      list.append(...next.sessions.map(sessionItem));
+      total += next.sessions.length; cursor = next.next_cursor;
+      const link = list.children[first] && list.children[first].querySelector("a");
+      if (link) link.focus(); // the keyboard carries on at the first session added
+    } catch (error) { more.after(errorBox(error)); }
+    more.disabled = false; more.textContent = "Show more";
+    tell();
+  });
+  tell();
+  results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"), count, list, el("div", { class: "row" }, more));
+}
+"""#####, "17d046468e5602fd"),
         "/settings.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Settings page.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-async function pageSettings() {
+// `flash`: words to show in "Your data" once the page is drawn again (delete-all's outcome: every
+// card is read afresh then, since the settings, the health log's counts and the keys all changed).
+async function pageSettings(flash) {
   setTitle("Settings");
   main.replaceChildren(el("h1", {}, "Settings"), el("p", { class: "muted" }, "Loading…"));
+  const shown = location.hash;
   let settings, health, keys;
   try { [settings, health, keys] = await Promise.all([api("/settings"), api("/health"), api("/keys").catch(() => ({ keys: [] }))]); }
   catch (error) { main.lastChild.replaceWith(errorBox(error)); return; }
+  if (location.hash !== shown) return; // left the page meanwhile
   const v = settings.values, d = settings.descriptions;
   const note = el("p", { class: "status", role: "status", hidden: true });
   async function save(values, target = note) {
@@ -749,15 +1088,24 @@ async function pageSettings() {
       return true;
     } catch (error) {
       target.className = "status error";
-      target.textContent = error.code === "version_conflict" ? "The settings were changed elsewhere meanwhile; the page has been reloaded with them. Make your change again." : error.message;
+      target.replaceChildren(...withCode(error.code === "version_conflict" ? "The settings were changed elsewhere meanwhile; the page has been reloaded with them. Make your change again." : error.message));
       if (error.code === "version_conflict") setTimeout(pageSettings, 1500);
       return false;
     }
   }
   const field = (key, label, input) => { input.id = `s-${key}`; input.setAttribute("aria-describedby", `d-${key}`);
     return el("div", {}, el("label", { for: `s-${key}` }, label), input, el("p", { class: "hint", id: `d-${key}` }, d[key])); };
-  const modes = ["challenge", "passive"].concat(v["fear-mode"] === "on" ? ["fear"] : []);
-  const mode = el("select", {}, modes.map((m) => el("option", { value: m, selected: m === v["default-mode"] }, modeName(m))));
+  // The modes offered follow the Fear Mode switch at once (no reload): the person's unsaved choice
+  // stays when it is still offered, otherwise the stored default shows (turning Fear off moves a
+  // Fear default back to Challenge).
+  const mode = el("select", {});
+  function fillModes() {
+    const modes = ["challenge", "passive"].concat(settings.values["fear-mode"] === "on" ? ["fear"] : []);
+    const chosen = modes.includes(mode.value) ? mode.value : settings.values["default-mode"];
+    mode.replaceChildren(...modes.map((m) => el("option", { value: m }, modeName(m))));
+    mode.value = modes.includes(chosen) ? chosen : modes[0];
+  }
+  fillModes();
   const interval = el("input", { type: "text", value: v["default-interval"], inputmode: "text", autocomplete: "off" });
   const attempts = el("input", { type: "number", min: 1, max: 99, value: v["default-attempts"] });
   const reps = el("input", { type: "number", min: 1, max: 99, value: v["default-repetitions"] });
@@ -775,7 +1123,9 @@ async function pageSettings() {
 
   const fearNote = el("p", { class: "status", role: "status", hidden: true });
   const fear = el("input", { type: "checkbox", id: "s-fear", checked: v["fear-mode"] === "on", "aria-describedby": "d-fear" });
-  fear.addEventListener("change", async () => { if (!(await save({ "fear-mode": fear.checked ? "on" : "off" }, fearNote))) fear.checked = !fear.checked; });
+  fear.addEventListener("change", async () => {
+    if (await save({ "fear-mode": fear.checked ? "on" : "off" }, fearNote)) fillModes(); else fear.checked = !fear.checked;
+  });
   const fearCard = el("section", { class: "card", "aria-labelledby": "st-fear" }, el("h2", { id: "st-fear" }, "Fear Mode"),
     el("p", { id: "d-fear" }, "An experiment, off by default: like Challenge, but an unpleasant sound plays when an attempt misses by more than the threshold (",
       `${Math.round(parseFloat(v["fear-threshold"]) * 100)}%`, "). Some people find that it sharpens attention; others find it stressful. Turn it on only if you want that, and turn it off at any time."),
@@ -797,39 +1147,46 @@ async function pageSettings() {
       catch (error) { healthNote.className = "status error"; healthNote.textContent = error.message; } } }, owed ? `Backfill ${owed} owed` : "Nothing to backfill")),
     healthNote);
 
-  const dataNote = el("div", { role: "status" });
+  // Delete-all in two steps, in the page's own words (the API's message names its routes for API
+  // clients). The token lasts expires_in_seconds: when that passes unanswered, the page says so.
+  const dataNote = el("div", { role: "status", tabindex: "-1" });
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   async function deleteStep1() {
     try {
       const r = await api("/delete-all", { method: "POST", body: {} });
-      dataNote.replaceChildren(el("p", { class: "status error" }, r.message),
+      const expiry = setTimeout(() => {
+        if (!dataNote.contains(document.getElementById("delete-confirm"))) return;
+        dataNote.replaceChildren(el("p", { class: "status" }, "Time ran out, so nothing was deleted. Press “Delete all data…” again if you still want to."));
+      }, r.expires_in_seconds * 1000);
+      dataNote.replaceChildren(
+        el("p", { class: "status error", "data-role": "delete-warning" },
+          `This deletes ${plural(r.sessions, "session")} and every preset and setting on the device. Records already written to the health log stay in its file (`,
+          el("code", {}, r.health_log_file), `). Press “Yes, delete” within ${r.expires_in_seconds} s to go ahead.`),
         el("div", { class: "row" },
           el("button", { type: "button", class: "danger", id: "delete-confirm", onclick: async () => {
-            try { const done = await api("/delete-all/confirm", { method: "POST", body: { confirmation_token: r.confirmation_token } });
-              dataNote.replaceChildren(el("p", { class: "status ok" }, done.message)); }
-            catch (error) { dataNote.replaceChildren(errorBox(error)); } } }, `Yes, delete ${r.sessions} sessions`),
-          el("button", { type: "button", class: "secondary", onclick: () => dataNote.replaceChildren() }, "Keep my data")));
+            clearTimeout(expiry);
+            try {
+              const done = await api("/delete-all/confirm", { method: "POST", body: { confirmation_token: r.confirmation_token } });
+              pageSettings(`Deleted ${plural(done.deleted_sessions, "session")}; presets and settings are back to their defaults. The health log file was left untouched.`);
+            } catch (error) { dataNote.replaceChildren(errorBox(error)); } } }, `Yes, delete ${plural(r.sessions, "session")}`),
+          el("button", { type: "button", class: "secondary", onclick: () => { clearTimeout(expiry); dataNote.replaceChildren(el("p", { class: "status" }, "Kept: nothing was deleted.")); } }, "Keep my data")));
       document.getElementById("delete-confirm").focus();
     } catch (error) { dataNote.replaceChildren(errorBox(error)); }
   }
+  if (flash) dataNote.append(el("p", { class: "status ok", "data-role": "delete-done" }, flash));
+  // The CSV as `chronoception export csv` offers it: the last 90 days (its default) or everything.
   const dataCard = el("section", { class: "card", "aria-labelledby": "st-data" }, el("h2", { id: "st-data" }, "Your data"),
-    el("p", {}, "Download every session as CSV (one row per attempt or boundary)."),
-    el("div", { class: "row" }, el("a", { class: "button secondary", href: `${API}/export.csv?all=1`, download: "chronoception-sessions.csv" }, "Export CSV")),
+    el("p", {}, "Download your sessions as CSV, one row per attempt or Passive boundary."),
+    el("div", { class: "row" },
+      el("a", { class: "button secondary", href: `${API}/export.csv?days=90`, download: true, "data-role": "csv-90" }, "Last 90 days"),
+      el("a", { class: "button secondary", href: `${API}/export.csv?all=true`, download: true, "data-role": "csv-all" }, "Everything")),
     el("h3", {}, "Delete all"),
     el("p", {}, "Deletes every session, preset and setting on the device, in two steps. The health log file is left untouched."),
     el("div", { class: "row" }, el("button", { type: "button", class: "danger", id: "delete-start", onclick: deleteStep1 }, "Delete all data…")), dataNote);
 
-  const keyList = el("ul", { class: "plain" });
-  for (const key of keys.keys) {
-    keyList.append(el("li", { class: "spread" }, el("span", {}, el("strong", {}, key.name), ` · ${key.kind} · since ${when(key.created_at)}`, key.current ? " · this browser" : ""),
-      el("button", { type: "button", class: "secondary", "aria-label": `Revoke ${key.name}`, onclick: async (event) => {
-        if (!confirm(`Revoke the key “${key.name}”? That companion will need to pair again.`)) return;
-        try { await api(`/keys/${encodeURIComponent(key.id)}`, { method: "DELETE" }); event.target.closest("li").remove(); }
-        catch (error) { keyList.after(errorBox(error)); } } }, "Revoke")));
-  }
-  const keysCard = el("section", { class: "card", "aria-labelledby": "st-keys" }, el("h2", { id: "st-keys" }, "Paired companions"),
-    keys.keys.length ? keyList : el("p", { class: "muted" }, "None. Pair a phone by opening this page on it and pressing the device's button when asked, or make a key with ", el("code", {}, "chronoception companion keys add NAME"), "."));
-  main.lastChild.replaceWith(defaults, fearCard, healthCard, dataCard, keysCard);
+  main.lastChild.replaceWith(defaults, fearCard, healthCard, dataCard, keysCard(keys.keys)); // keys.js
+  if (flash) dataNote.focus();
 }
-"""#####, "017d4097ea304a71"),
+"""#####, "0af9e25d9193da34"),
     ]
 }
