@@ -6,7 +6,7 @@ import Hummingbird
 enum KeyRoutes {
     static func add(to group: RouterGroup<APIRequestContext>, _ state: APIState) {
         group.get("keys") { _, context in
-            let keys = try await state.withStore { try $0.apiKeys() }
+            let keys = try await state.withStore { _ in try state.keys.list() }
             let current: String? = if case .key(let record) = context.access { record.id } else { nil }
             return JSONResponse.ok(.object([("keys", .array(keys.map { json($0, current: current) }))]))
         }
@@ -23,7 +23,7 @@ enum KeyRoutes {
         }
         group.delete("keys/:id") { _, context in
             let id = try context.parameters.require("id")
-            guard id.utf8.count <= 32, try await state.withStore({ try $0.revokeAPIKey(id: id) }) else {
+            guard id.utf8.count <= 32, try await state.withStore({ _ in try state.keys.revoke(id: id) }) else {
                 throw APIError.notFound("No key \(id). List them with GET /api/v1/keys.")
             }
             return Response(status: .noContent)
@@ -40,14 +40,22 @@ enum KeyRoutes {
         }
     }
 
+    /// One key as listed: `paired_from` is the requester's address at pairing (null for keys made at
+    /// the command line or by a login link); `last_used_at` the latest request with it (null if none).
     static func json(_ record: APIKeyRecord, current: String?) -> JSONValue {
         .object([
             ("id", .string(record.id)),
             ("name", .string(record.name)),
             ("kind", .string(record.kind.rawValue)),
-            ("created_at", .string(WallTime(unixNanoseconds: record.createdUnixSeconds * 1_000_000_000, utcOffsetSeconds: 0).iso8601)),
+            ("created_at", .string(iso8601(record.createdUnixSeconds))),
+            ("paired_from", record.pairedFrom.map { .string($0) } ?? .null),
+            ("last_used_at", record.lastUsedUnixSeconds.map { .string(iso8601($0)) } ?? .null),
             ("current", .bool(record.id == current)),
         ])
+    }
+
+    static func iso8601(_ unixSeconds: Int64) -> String {
+        WallTime(unixNanoseconds: unixSeconds * 1_000_000_000, utcOffsetSeconds: 0).iso8601
     }
 
     static func keyCreatedJSON(_ record: APIKeyRecord, secret: String?) -> JSONValue {

@@ -41,7 +41,7 @@ enum PairingRoutes {
                 throw APIError.refused(refusal, reason)
             case .done:
                 let now = state.nowUnixSeconds
-                let (record, secret) = try await state.withStore { _ in try state.keys.issue(name: name, kind: .paired, nowUnixSeconds: now) }
+                let (record, secret) = try await state.withStore { _ in try state.keys.issue(name: name, kind: .paired, pairedFrom: address, nowUnixSeconds: now) }
                 var headers: HTTPFields = [:]
                 if deliver == "cookie" { headers[.setCookie] = cookie(secret) }
                 return JSONResponse.ok(KeyRoutes.keyCreatedJSON(record, secret: deliver == "body" ? secret : nil), status: .created, headers: headers)
@@ -51,7 +51,10 @@ enum PairingRoutes {
         // companion's first page, so the address bar and history keep no live secret.
         group.get("login") { request, _ in
             guard let token = QueryParameters(request: request).string("token"), state.loginTokens.redeem(token) else {
-                throw APIError(.forbidden, "login_link_invalid", "This login link is unknown, already used or expired. Ask for a new one on the device: `chronoception companion` prints one at start.")
+                // A browser gets a page in words (same 403); API clients the JSON error.
+                var error = APIError(.forbidden, "login_link_invalid", "This login link is unknown, already used or expired. Ask for a new one on the device: `chronoception companion` prints one at start.")
+                error.page = LoginLinkPage.spent
+                throw error
             }
             let now = state.nowUnixSeconds
             let (_, secret) = try await state.withStore { _ in try state.keys.issue(name: "Browser (login link)", kind: .login, nowUnixSeconds: now) }

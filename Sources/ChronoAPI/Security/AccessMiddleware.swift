@@ -29,7 +29,15 @@ struct AccessMiddleware: RouterMiddleware {
                            headers: [.wwwAuthenticate: "Bearer realm=\"chronoception\""])
         }
         let record: APIKeyRecord?
-        do { record = try await Blocking.run { try keys.verify(secret: secret) } } catch let error as StoreError { throw APIError.store(error) }
+        // The use is noted with the check, off the request's thread; the store is written at most once
+        // a minute per key (`KeyUseLedger`), not on every request.
+        do {
+            record = try await Blocking.run {
+                let record = try keys.verify(secret: secret)
+                if let record { try keys.noteUse(id: record.id) }
+                return record
+            }
+        } catch let error as StoreError { throw APIError.store(error) }
         guard let record else {
             throw APIError(.unauthorized, "key_unknown", "This key is not (or no longer) valid: it may have been revoked. Pair again.",
                            headers: [.wwwAuthenticate: "Bearer realm=\"chronoception\", error=\"invalid_token\""])

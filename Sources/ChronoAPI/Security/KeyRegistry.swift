@@ -1,12 +1,21 @@
 import ChronoCore
 import ChronoStore
+import Synchronization
 
-/// Issues API keys and checks presented ones against the store, which keeps only their SHA-256.
+/// Issues API keys and checks presented ones against the store, which keeps only their SHA-256; and
+/// remembers when each was last used (`KeyUseLedger`: in memory, written to the store at most once a
+/// minute per key).
 public struct KeyRegistry: Sendable {
     public let store: ChronoStore
+    private let uses: KeyUses
+    private let nowUnixSeconds: @Sendable () -> Int64
 
-    public init(store: ChronoStore) {
+    /// - Parameter nowUnixSeconds: the wall clock for last-use times (tests pass their own).
+    public init(store: ChronoStore, persistInterval: Int64 = KeyUseLedger.defaultPersistInterval,
+                nowUnixSeconds: @escaping @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() / 1_000_000_000 }) {
         self.store = store
+        self.uses = KeyUses(KeyUseLedger(persistInterval: persistInterval))
+        self.nowUnixSeconds = nowUnixSeconds
     }
 
     /// Longest key name accepted (a device or browser name, for the list).
@@ -22,10 +31,11 @@ public struct KeyRegistry: Sendable {
         return name
     }
 
-    /// Makes and stores a new key; the secret is returned once and never kept.
-    public func issue(name: String, kind: APIKeyRecord.Kind, nowUnixSeconds: Int64) throws -> (record: APIKeyRecord, secret: String) {
+    /// Makes and stores a new key; the secret is returned once and never kept. `pairedFrom` is the
+    /// requester's address for a key approved on the device, nil otherwise.
+    public func issue(name: String, kind: APIKeyRecord.Kind, pairedFrom: String? = nil, nowUnixSeconds: Int64) throws -> (record: APIKeyRecord, secret: String) {
         let secret = Secrets.apiKey()
-        let record = APIKeyRecord(id: Secrets.keyID(), name: try Self.validName(name), kind: kind, createdUnixSeconds: nowUnixSeconds)
+        let record = APIKeyRecord(id: Secrets.keyID(), name: try Self.validName(name), kind: kind, createdUnixSeconds: nowUnixSeconds, pairedFrom: pairedFrom)
         try store.addAPIKey(record, secretSHA256: SHA256.hex(secret))
         return (record, secret)
     }
@@ -35,6 +45,35 @@ public struct KeyRegistry: Sendable {
         guard secret.hasPrefix("cck_"), secret.utf8.count < 128 else { return nil }
         return try store.apiKey(secretSHA256: SHA256.hex(secret))
     }
+
+    /// A request was let in with key `id`: remembered now, written to the store when the ledger says so.
+    public func noteUse(id: String) throws(StoreError) {
+        let now = nowUnixSeconds()
+        guard uses.mutex.withLock({ $0.noteUse(id: id, at: now) }) else { return }
+        try store.noteAPIKeyUse(id: id, atUnixSeconds: now)
+    }
+
+    /// Every key, with the last use this server saw where it is later than the stored one.
+    public func list() throws(StoreError) -> [APIKeyRecord] {
+        let ledger = uses.mutex.withLock { $0 }
+        return try store.apiKeys().map { record in
+            var record = record
+            if let seen = ledger.lastUsed(id: record.id) { record.lastUsedUnixSeconds = max(record.lastUsedUnixSeconds ?? seen, seen) }
+            return record
+        }
+    }
+
+    /// Removes a key and what was remembered of it; false when there was no such key.
+    public func revoke(id: String) throws(StoreError) -> Bool {
+        uses.mutex.withLock { $0.forget(id: id) }
+        return try store.revokeAPIKey(id: id)
+    }
+}
+
+/// The ledger shared by every copy of the registry (a struct handed to the middleware and the routes).
+private final class KeyUses: Sendable {
+    let mutex: Mutex<KeyUseLedger>
+    init(_ ledger: KeyUseLedger) { mutex = Mutex(ledger) }
 }
 
 extension String {

@@ -21,7 +21,8 @@ final class APIState: Sendable {
     init(store: ChronoStore, device: any DeviceControl, configuration: APIServerConfiguration) {
         self.store = store
         self.device = device
-        self.keys = KeyRegistry(store: store)
+        let now = configuration.now
+        self.keys = KeyRegistry(store: store, nowUnixSeconds: { now() / 1_000_000_000 })
         self.configuration = configuration
         self.events = EventHub(device: device)
         self.pairingGate = PairingGate(limit: configuration.pairingRequestsPerMinute, window: .seconds(60))
