@@ -33,6 +33,7 @@ enum APIRouter {
         ProgressRoutes.add(to: keyed, state)
         SettingsRoutes.add(to: keyed, state)
         HealthRoutes.add(to: keyed, state)
+        SyncRoutes.add(to: keyed, state)
         DataRoutes.add(to: keyed, state)
         LearnRoutes.add(to: keyed)
         KeyRoutes.add(to: keyed, state)
