@@ -24,6 +24,14 @@ extension DeviceStatus {
         add("session_id", sessionID.map { .string($0) })
         add("offered_preset", offeredPreset.map { .string($0.description) })
         add("pairing_request", pairingRequest.map { .object([("name", .string($0.name)), ("address", .string($0.address))]) })
+        add("next_session", nextSession.map { next in
+            .object([
+                ("mode", .string(next.mode.rawValue)),
+                ("interval", .string(next.interval.description)),
+                ("interval_seconds", .int(next.interval.seconds)),
+                ("count", .int(next.count)),
+            ])
+        })
         add("session_in_progress", .bool(sessionInProgress))
         add("updated", updated.map { .string($0.iso8601) })
         return .object(members)

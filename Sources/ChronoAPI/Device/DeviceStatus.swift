@@ -27,14 +27,30 @@ public struct DeviceStatus: Hashable, Sendable {
     public var offeredPreset: TrainingInterval?
     /// The pairing request the device shows (the oldest waiting): the companion's name and address.
     public var pairingRequest: PairingRequester?
+    /// In idle: what the device starts on a tap or on `start` without a configuration (the daemon's
+    /// own answer, not worked out again here).
+    public var nextSession: NextSession?
     /// When the device last changed state.
     public var updated: WallTime?
+
+    /// The session the device starts next: mode, interval, and its count (attempts or repetitions).
+    public struct NextSession: Hashable, Sendable {
+        public var mode: SessionMode
+        public var interval: TrainingInterval
+        public var count: Int
+
+        public init(mode: SessionMode, interval: TrainingInterval, count: Int) {
+            self.mode = mode
+            self.interval = interval
+            self.count = count
+        }
+    }
 
     public init(version: Int = 1, state: String, board: String? = nil, mode: SessionMode? = nil, interval: TrainingInterval? = nil,
                 attempt: Int? = nil, attemptCount: Int? = nil, repetitionsDone: Int? = nil, repetitionCount: Int? = nil,
                 nextBoundary: WallTime? = nil, fearSound: String? = nil, health: String? = nil, lastFeedback: String? = nil,
                 sessionID: String? = nil, offeredPreset: TrainingInterval? = nil, pairingRequest: PairingRequester? = nil,
-                updated: WallTime? = nil) {
+                nextSession: NextSession? = nil, updated: WallTime? = nil) {
         self.version = version
         self.state = state
         self.board = board
@@ -51,6 +67,7 @@ public struct DeviceStatus: Hashable, Sendable {
         self.sessionID = sessionID
         self.offeredPreset = offeredPreset
         self.pairingRequest = pairingRequest
+        self.nextSession = nextSession
         self.updated = updated
     }
 

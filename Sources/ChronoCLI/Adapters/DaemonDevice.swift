@@ -76,6 +76,7 @@ final class DaemonDevice: DeviceControl {
                      nextBoundary: state.nextBoundary, fearSound: state.fearSound, health: state.health,
                      lastFeedback: state.lastFeedback, sessionID: state.sessionID, offeredPreset: state.offeredPreset,
                      pairingRequest: state.pairingRequest,
+                     nextSession: state.nextSession.map { DeviceStatus.NextSession(mode: $0.mode, interval: $0.interval, count: $0.count) },
                      updated: publishedAt.map { MonotonicClock.wallClockAnchor().wallTime(at: $0) })
     }
 
@@ -108,7 +109,9 @@ final class DaemonDevice: DeviceControl {
     static func refusalKind(_ refusal: DaemonRefusal) -> DeviceRefusal {
         switch refusal {
         case .sessionRunning: return .sessionRunning
-        case .nothingRunning: return .nothingRunning
+        case .nothingRunning, .sessionAlreadySaved: return .nothingRunning
+        // The device is finishing the session that just ended (its summary): busy for a moment, not running one.
+        case .sessionJustEnded: return .busy
         case .notPassive: return .notPassive
         case .fearNotOptedIn: return .fearNotEnabled
         case .invalidConfiguration: return .invalidConfiguration

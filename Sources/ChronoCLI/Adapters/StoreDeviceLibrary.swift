@@ -58,9 +58,20 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
             ?? (try? store.savedPatternBook()) ?? IntervalPatternBook()
         let storedLast = (try? store.lastConfiguration()) ?? nil
         let health = HealthNotes.stateText(settings: settings, store: store)
+        let lastCompleted = ((try? store.sessionPage(SessionQuery(status: .completed, limit: 1)))?.sessions.first).map {
+            RuntimeState.LastSession(date: $0.startedAt.localDayText, interval: $0.interval, timeAcuityScore: $0.timeAcuityScore)
+        }
+        // Only the first snapshot of this process needs the store's times (see below).
+        let firstSnapshot = state.withLock { $0.seenDefaults == nil }
+        let changedBeforeStart = firstSnapshot && SessionResolver.defaultsChangedAfterLastSession(
+            lastStartedUnixSeconds: ((try? store.sessionPage(SessionQuery(limit: 1)))?.sessions.first).map { $0.startedAt.unixNanoseconds / 1_000_000_000 },
+            defaultsWrittenUnixSeconds: (try? store.lastWritten(SessionResolver.sessionDefaultKeys)) ?? nil)
         return state.withLock { state in
-            let defaultsNow = [settings[.defaultMode], settings[.defaultInterval], settings[.defaultAttempts], settings[.defaultRepetitions]]
+            let defaultsNow = SessionResolver.sessionDefaultKeys.map { settings[$0] }
             if let seen = state.seenDefaults, seen != defaultsNow { state.defaultsChangedSinceLast = true }
+            // A process that has just started has seen no change itself: a default written after the
+            // last session (before this start) still wins over repeating that session.
+            if state.seenDefaults == nil, changedBeforeStart { state.defaultsChangedSinceLast = true }
             state.seenDefaults = defaultsNow
             var flags = self.flags
             if !state.firstFromFlags {
@@ -83,7 +94,8 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
             let snapshot = DeviceSnapshot(
                 nextConfiguration: nextWithPattern, lastSessionID: state.lastSessionID, presets: presets, patterns: patterns,
                 defaults: SessionResolver.defaults(flags: flags, settings: settings, board: state.board),
-                healthStatus: health, fearAllowed: SessionResolver.fearAllowed(flags: flags, settings: settings))
+                healthStatus: health, fearAllowed: SessionResolver.fearAllowed(flags: flags, settings: settings),
+                lastCompleted: lastCompleted)
             state.lastGood = snapshot
             return snapshot
         }

@@ -97,6 +97,18 @@ enum SessionResolver {
             timing: defaults.timing, gestures: defaults.gestures)
     }
 
+    /// The settings whose change makes the idle tap start the defaults instead of the last session.
+    static let sessionDefaultKeys: [SettingKey] = [.defaultMode, .defaultInterval, .defaultAttempts, .defaultRepetitions]
+
+    /// Whether the session defaults changed after the last session, for a daemon that has just
+    /// started (it has seen no change itself): a default written at or after the last session's start
+    /// second counts — settings apply to the next session (SPEC §6), across a restart too. The same
+    /// second counts as after: of the two mistakes it is the one that still obeys a change.
+    static func defaultsChangedAfterLastSession(lastStartedUnixSeconds: Int64?, defaultsWrittenUnixSeconds: Int64?) -> Bool {
+        guard let started = lastStartedUnixSeconds, let written = defaultsWrittenUnixSeconds else { return false }
+        return written >= started
+    }
+
     /// What the daemon's idle tap starts: the flags' first session (until a session has started), the
     /// settings' defaults when they changed since the last session, else the last session again — its
     /// mode, interval and count, with the current settings applied.

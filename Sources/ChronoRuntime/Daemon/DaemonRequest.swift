@@ -41,6 +41,12 @@ public enum DaemonRefusal: Hashable, Sendable, CustomStringConvertible {
     case sessionRunning(sessionID: String)
     /// No session is running.
     case nothingRunning
+    /// Start asked for while the session that just ended shows its summary (a moment): it is saved, and
+    /// the device is idle again when the summary is over. Not "already running": nothing runs.
+    case sessionJustEnded(sessionID: String)
+    /// End or discard asked for after the session ended (its summary showing): it is saved as `status`
+    /// already, and nothing runs to end or discard.
+    case sessionAlreadySaved(sessionID: String, status: SessionStatus, discard: Bool)
     /// Ending applies to Passive only; a Challenge or Fear session is discarded instead.
     case notPassive(SessionMode)
     /// Fear Mode is not opted into.
@@ -60,6 +66,10 @@ public enum DaemonRefusal: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .sessionRunning(let id): return "A session is already running (\(id)); end or discard it first."
         case .nothingRunning: return "No session is running."
+        case .sessionJustEnded(let id):
+            return "The session that just ended (\(id)) is saved and the device is showing its summary; start again in a moment."
+        case .sessionAlreadySaved(let id, let status, let discard):
+            return "Nothing to \(discard ? "discard" : "end"): the session that just ended (\(id)) is already saved as \(status.rawValue)."
         case .notPassive(let mode): return "Only a Passive session can be ended; this \(mode.rawValue) session can be discarded instead."
         case .fearNotOptedIn: return "Fear Mode is not opted into: turn it on with `chronoception settings set fear-mode on`."
         case .invalidConfiguration(let message): return message

@@ -113,6 +113,7 @@ public final class DeviceDaemonController: LoopController {
         announcedPairing = nil
         var state = idleState(offering: nil)
         state.state = .stopped
+        state.nextSession = nil
         actions.append(.state(state))
         return stamped(actions)
     }
@@ -144,25 +145,28 @@ public final class DeviceDaemonController: LoopController {
         switch request {
         case .startLast, .startPreset, .start:
             // A waiting pairing request never blocks a start: it waits through the session.
-            if let runner { return ([], .refused(.sessionRunning(sessionID: runner.sessionID))) }
+            if let refusal = sessionRefusal(.start) { return ([], .refused(refusal)) }
             let configuration: SessionConfiguration
             do {
                 configuration = try requestedConfiguration(request)
             } catch {
                 return ([], .refused(.invalidConfiguration(error.description)))
             }
-            if configuration.mode == .fear && !snapshot.fearAllowed { return ([], .refused(.fearNotOptedIn)) }
+            // Fear asked for by name without the opt-in is refused; what a tap would start (the last
+            // configuration, a preset) runs as the tap runs it, as Challenge (`runnable`).
+            if case .start = request, configuration.mode == .fear, !snapshot.fearAllowed { return ([], .refused(.fearNotOptedIn)) }
             let actions = startSession(configuration, at: now)
             guard let runner else { return (actions, .refused(.stopping)) }
             return (actions, .started(sessionID: runner.sessionID, configuration: runner.configuration))
         case .endPassive:
+            if let refusal = sessionRefusal(.endPassive) { return ([], .refused(refusal)) }
             guard let runner else { return ([], .refused(.nothingRunning)) }
-            guard runner.configuration.mode == .passive else { return ([], .refused(.notPassive(runner.configuration.mode))) }
             var actions = runner.handle(.endRequested(at: now))
             let status = runner.engine.outcome?.status ?? .completed
             if runner.isOver { actions += enterIdle(at: now, announce: false) }
             return (actions, .ended(sessionID: runner.sessionID, status: status))
         case .discard:
+            if let refusal = sessionRefusal(.discard) { return ([], .refused(refusal)) }
             guard let runner else { return ([], .refused(.nothingRunning)) }
             var actions = runner.discard(at: now)
             if runner.isOver { actions += enterIdle(at: now, announce: false) }
@@ -181,6 +185,23 @@ public final class DeviceDaemonController: LoopController {
             }
             actions.append(.state(currentState()))
             return (actions, nil)
+        }
+    }
+
+    /// Why a start, end or discard does not apply to the session now (nil: it does), as the core's
+    /// `SessionRequestRule` decides: in the summary window after a session ended nothing runs, so
+    /// nothing is ended or discarded, and a start waits for the summary to end.
+    private func sessionRefusal(_ request: SessionRequestRule.Request) -> DaemonRefusal? {
+        let session = runner.map { (mode: $0.configuration.mode, phase: $0.engine.phase) }
+        let id = runner?.sessionID ?? ""
+        switch SessionRequestRule.decide(request, session: session) {
+        case .proceed: return nil
+        case .sessionRunning: return .sessionRunning(sessionID: id)
+        case .summaryShowing: return .sessionJustEnded(sessionID: id)
+        case .alreadySaved:
+            return .sessionAlreadySaved(sessionID: id, status: runner?.engine.outcome?.status ?? .completed, discard: request == .discard)
+        case .nothingRunning: return .nothingRunning
+        case .notPassive(let mode): return .notPassive(mode)
         }
     }
 
@@ -261,11 +282,14 @@ public final class DeviceDaemonController: LoopController {
         "\"\(TerminalSafeText.sanitized(requester.name, keepNewlines: false))\" at \(TerminalSafeText.sanitized(requester.address, keepNewlines: false))"
     }
 
-    /// Every state the daemon publishes names the pairing request shown, a session's states too.
+    /// Every state the daemon publishes names the pairing request shown and the last completed
+    /// session (the snapshot's, from the store: refreshed after each session's finish record), a
+    /// session's states too.
     private func stamped(_ actions: [LoopAction]) -> [LoopAction] {
         actions.map { action in
             guard case .state(var state) = action else { return action }
             state.pairingRequest = pairings.current?.requester
+            state.lastSession = snapshot.lastCompleted
             return .state(state)
         }
     }
@@ -280,10 +304,9 @@ public final class DeviceDaemonController: LoopController {
     // MARK: Sessions and the idle menu
 
     private func startSession(_ requested: SessionConfiguration, at now: MonotonicInstant) -> [LoopAction] {
-        var configuration = requested
+        let configuration = runnable(requested)
         var actions: [LoopAction] = []
-        if configuration.mode == .fear && !snapshot.fearAllowed {
-            configuration.mode = .challenge
+        if configuration.mode != requested.mode {
             actions.append(.console("Fear Mode is not opted into: running Challenge instead (`chronoception settings set fear-mode on`, or start the daemon with --i-understand-fear-mode)."))
         }
         let sound = configuration.mode == .fear ? soundStatus() : .inaudible(reason: "not a Fear session")
@@ -345,6 +368,14 @@ public final class DeviceDaemonController: LoopController {
         return snapshot.nextConfiguration
     }
 
+    /// What really runs for `configuration`: a Fear configuration without the opt-in runs as Challenge.
+    private func runnable(_ configuration: SessionConfiguration) -> SessionConfiguration {
+        guard configuration.mode == .fear && !snapshot.fearAllowed else { return configuration }
+        var challenge = configuration
+        challenge.mode = .challenge
+        return challenge
+    }
+
     private func makeMenu() -> IdleMenu {
         let last = nextConfiguration()
         var presets = snapshot.presets
@@ -368,6 +399,8 @@ public final class DeviceDaemonController: LoopController {
             state.interval = configuration.interval
         }
         state.offeredPreset = preset
+        // The one answer to "what does a tap start now": the configuration `.startLast` starts.
+        state.nextSession = RuntimeState.NextSession(runnable(nextConfiguration()))
         return state
     }
 }

@@ -20,9 +20,13 @@ public struct DeviceSnapshot: Hashable, Sendable {
     public var healthStatus: String
     /// Fear Mode is opted into (the flag or the `fear-mode` setting); otherwise Fear is refused.
     public var fearAllowed: Bool
+    /// The newest completed session (date, interval, score) for the state file's `last_session`
+    /// (SPEC §8's glanceable surfaces); nil before the first.
+    public var lastCompleted: RuntimeState.LastSession?
 
     public init(nextConfiguration: SessionConfiguration, lastSessionID: String?, presets: [TrainingInterval],
-                patterns: IntervalPatternBook, defaults: SessionDefaults, healthStatus: String, fearAllowed: Bool) {
+                patterns: IntervalPatternBook, defaults: SessionDefaults, healthStatus: String, fearAllowed: Bool,
+                lastCompleted: RuntimeState.LastSession? = nil) {
         self.nextConfiguration = nextConfiguration
         self.lastSessionID = lastSessionID
         self.presets = presets.isEmpty ? [.builtInPreset] : presets
@@ -30,6 +34,7 @@ public struct DeviceSnapshot: Hashable, Sendable {
         self.defaults = defaults
         self.healthStatus = healthStatus
         self.fearAllowed = fearAllowed
+        self.lastCompleted = lastCompleted
     }
 
     /// A configuration for `mode`, `interval` and `count` (nil: the defaults' count for the mode),

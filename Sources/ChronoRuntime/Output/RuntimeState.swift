@@ -6,8 +6,9 @@ import ChronoCore
 /// Equality ignores nothing: the loop publishes a new file only when this value changes, so it is
 /// written on state changes and never on a timer.
 public struct RuntimeState: Hashable, Sendable {
-    /// The file format's version; bumped when a key is added or changes meaning (2: `pairing_request`).
-    public static let formatVersion = 2
+    /// The file format's version; bumped when a key is added or changes meaning (2: `pairing_request`;
+    /// 3: `next_session`).
+    public static let formatVersion = 3
 
     /// What the device is doing (the file's `state`).
     public var state: Name
@@ -32,6 +33,9 @@ public struct RuntimeState: Hashable, Sendable {
     /// The pairing request shown on the device (the oldest waiting): who asks and from where. Shown in
     /// every state, a session's too, though only a long press in idle approves it.
     public var pairingRequest: PairingRequester?
+    /// In idle (and while browsing presets): what a tap — or a start request without a configuration —
+    /// starts now, as the daemon decides it (nil during a session and once stopped).
+    public var nextSession: NextSession?
     /// The last completed session, for glanceable surfaces (the complication/widget analogue): its
     /// local date, interval and Time Acuity score. Filled by whoever publishes the state.
     public var lastSession: LastSession?
@@ -48,6 +52,23 @@ public struct RuntimeState: Hashable, Sendable {
             self.date = date
             self.interval = interval
             self.timeAcuityScore = timeAcuityScore
+        }
+    }
+
+    /// The session an idle tap starts: mode, interval and its count (attempts or repetitions).
+    public struct NextSession: Hashable, Sendable {
+        public var mode: SessionMode
+        public var interval: TrainingInterval
+        public var count: Int
+
+        public init(mode: SessionMode, interval: TrainingInterval, count: Int) {
+            self.mode = mode
+            self.interval = interval
+            self.count = count
+        }
+
+        public init(_ configuration: SessionConfiguration) {
+            self.init(mode: configuration.mode, interval: configuration.interval, count: configuration.plannedCount)
         }
     }
 
@@ -80,6 +101,14 @@ public struct RuntimeState: Hashable, Sendable {
         add("session_id", sessionID.map { .string($0) })
         add("offered_preset", offeredPreset.map { .string($0.description) })
         add("pairing_request", pairingRequest.map { .object([("name", .string($0.name)), ("address", .string($0.address))]) })
+        add("next_session", nextSession.map { next in
+            .object([
+                ("mode", .string(next.mode.rawValue)),
+                ("interval", .string(next.interval.description)),
+                ("interval_seconds", .int(next.interval.seconds)),
+                ("count", .int(next.count)),
+            ])
+        })
         add("last_session", lastSession.map { last in
             .object([
                 ("date", .string(last.date)),
