@@ -51,6 +51,7 @@ extension ProgressReport.SessionLine {
             ("mean_signed_error_seconds", optional(meanSignedErrorSeconds)),
             ("fear_sound_effective", fearSoundEffective.map { .bool($0) } ?? .null),
             ("health_log", healthLog.map { .string($0) } ?? .null),
+            ("note", note.map { .string($0) } ?? .null),
             ("timing_late_ms", optional(timingLateness.map(CueTiming.milliseconds))),
         ])
     }

@@ -69,10 +69,13 @@ public struct ProgressReport: Hashable, Sendable {
         public var healthLog: String?
         /// The timing flag (`SessionOutcome.timingLateness`): nil when every mark began on time.
         public var timingLateness: TimeSpan?
+        /// The person's note (`SessionNote`), nil when there is none.
+        public var note: String?
 
         public init(sessionID: String, mode: SessionMode, interval: TrainingInterval, status: String, startedAt: WallTime,
                     plannedCount: Int, doneCount: Int, timeAcuityScore: Int?, meanAbsErrorSeconds: Double?,
-                    meanSignedErrorSeconds: Double?, fearSoundEffective: Bool?, healthLog: String?, timingLateness: TimeSpan? = nil) {
+                    meanSignedErrorSeconds: Double?, fearSoundEffective: Bool?, healthLog: String?, timingLateness: TimeSpan? = nil,
+                    note: String? = nil) {
             self.sessionID = sessionID
             self.mode = mode
             self.interval = interval
@@ -86,6 +89,7 @@ public struct ProgressReport: Hashable, Sendable {
             self.fearSoundEffective = fearSoundEffective
             self.healthLog = healthLog
             self.timingLateness = timingLateness
+            self.note = note
         }
     }
 

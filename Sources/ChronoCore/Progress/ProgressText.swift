@@ -77,10 +77,13 @@ public enum ProgressText {
                  session.healthLog ?? "—"]
             }
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            "  " + row.enumerated().map { column, cell in
+        let notes = [nil] + sessions.map(\.note)
+        return zip(rows, notes).flatMap { row, note in
+            let line = "  " + row.enumerated().map { column, cell in
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
             }.joined(separator: "  ")
+            // A session's note on its own line under it, so the columns keep their widths.
+            return [line] + (note.map { ["    Note: " + TerminalSafeText.sanitized($0, keepNewlines: false)] } ?? [])
         }
     }
 

@@ -141,6 +141,8 @@ public enum SessionRule: String, Sendable, Hashable {
     case shape = "session_shape"
     /// A text field too long or holding control characters.
     case text = "session_text"
+    /// A person's note that `SessionNote` refuses (too long, or a control character).
+    case note = "session_note"
 }
 
 /// A session refused by `SessionValidation`: which session, which rule, and in words.

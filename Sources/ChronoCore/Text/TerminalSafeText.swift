@@ -23,6 +23,18 @@ public enum TerminalSafeText {
         "'" + shortened(escaped(Substring(value)), limit: limit) + "'"
     }
 
+    /// Whether `scalar` is one this type escapes: C0 and C1 controls (tab and newline too), DEL, the
+    /// line and paragraph separators and the bidirectional overrides and isolates, which break or
+    /// reorder what the reader sees. Also the rule a person's own text is checked against before it is
+    /// stored (`SessionNote`), so a stored note prints as it is.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F, 0x80...0x9F: return true
+        case 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
     private static func escaped(_ text: Substring) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
@@ -31,10 +43,7 @@ public enum TerminalSafeText {
             case 0x09: result += "\\t"
             case 0x0A: result += "\\n"
             case 0x0D: result += "\\r"
-            case 0x01...0x1F, 0x7F, 0x80...0x9F:
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            case 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
-                // Line separators and bidirectional overrides reorder or break what the reader sees.
+            case _ where isUnsafe(scalar):
                 result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default: result.unicodeScalars.append(scalar)
             }
