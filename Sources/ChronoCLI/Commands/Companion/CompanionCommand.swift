@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChronoAPI
+import ChronoCore
 import ChronoStore
 import Foundation
 
@@ -45,9 +46,12 @@ struct CompanionCommand: ParsableCommand {
                         print("No companion keys. Pair from a companion (a long press on the device approves it), or `chronoception companion keys add NAME`.")
                         return
                     }
+                    // The last use is the store's, written by the API server at most once a minute per key.
                     for key in keys {
                         let created = WallTimeText.utc(unixSeconds: key.createdUnixSeconds)
-                        print("\(key.id)  \(key.name)  (\(key.kind.rawValue), made \(created))")
+                        let from = key.pairedFrom.map { " from \($0)" } ?? ""
+                        let used = key.lastUsedUnixSeconds.map { "last used \(WallTimeText.utc(unixSeconds: $0))" } ?? "never used"
+                        print("\(key.id)  \(TerminalSafeText.sanitized(key.name, keepNewlines: false))  (\(key.kind.rawValue)\(from), made \(created), \(used))")
                     }
                 }
             }
