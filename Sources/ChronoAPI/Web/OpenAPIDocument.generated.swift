@@ -1402,6 +1402,128 @@ enum OpenAPIDocument {
         }
       }
     },
+    "/sync": {
+      "get": {
+        "summary": "Sync with a collector (as `chronoception sync status`): enrolment, pending sessions, the last success, and why it fails. Read only: enrolling and pushing are `chronoception sync add` and `sync now` (and the daemon in the background).",
+        "responses": {
+          "200": {
+            "description": "The sync state, its fields and its lines.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "enrolled",
+                    "collector_url",
+                    "device_name",
+                    "device_id",
+                    "copied_from_another_machine",
+                    "pending",
+                    "last_success_at",
+                    "last_attempt_at",
+                    "consecutive_failures",
+                    "last_failure_code",
+                    "last_failure",
+                    "preference_problem",
+                    "lines",
+                    "attention"
+                  ],
+                  "properties": {
+                    "enrolled": {
+                      "type": "boolean"
+                    },
+                    "collector_url": {
+                      "type": "string",
+                      "nullable": true,
+                      "description": "The collector enrolled with (`sync add URL`), null when not enrolled."
+                    },
+                    "device_name": {
+                      "type": "string",
+                      "nullable": true,
+                      "description": "The name the collector knows this device by."
+                    },
+                    "device_id": {
+                      "type": "string"
+                    },
+                    "copied_from_another_machine": {
+                      "type": "boolean",
+                      "description": "The data directory's device ID is bound to another machine: this one does not push."
+                    },
+                    "pending": {
+                      "type": "integer",
+                      "description": "Completed sessions the collector has not acknowledged."
+                    },
+                    "last_success_at": {
+                      "type": "string",
+                      "nullable": true,
+                      "format": "date-time"
+                    },
+                    "last_attempt_at": {
+                      "type": "string",
+                      "nullable": true,
+                      "format": "date-time"
+                    },
+                    "consecutive_failures": {
+                      "type": "integer",
+                      "description": "Failed attempts since the last success."
+                    },
+                    "last_failure_code": {
+                      "type": "string",
+                      "nullable": true,
+                      "description": "While failing: no_route, key_refused, code_refused, collector_full, protocol_mismatch, refused_batch, not_a_collector, tls_failed, device_enrolled or copied_data_directory."
+                    },
+                    "last_failure": {
+                      "type": "string",
+                      "nullable": true,
+                      "description": "While failing: why, in words, with the fix (as `sync now` printed it)."
+                    },
+                    "preference_problem": {
+                      "type": "string",
+                      "nullable": true,
+                      "description": "A preference from the collector this device refused."
+                    },
+                    "lines": {
+                      "type": "array",
+                      "description": "`chronoception sync status`'s lines, word for word (times as the device's local `YYYY-MM-DD HH:MM`): a label and its text.",
+                      "items": {
+                        "type": "object",
+                        "required": [
+                          "label",
+                          "text"
+                        ],
+                        "properties": {
+                          "label": {
+                            "type": "string"
+                          },
+                          "text": {
+                            "type": "string"
+                          }
+                        }
+                      }
+                    },
+                    "attention": {
+                      "type": "string",
+                      "nullable": true,
+                      "description": "One sentence for a glance (the companion's Home) when sync has failed for more than a day or cannot push at all; null otherwise."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "A key is needed (from beyond loopback), or the key presented is unknown or revoked.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/export.csv": {
       "get": {
         "summary": "Sessions and attempts as CSV (columns: docs/STORE.md).",
