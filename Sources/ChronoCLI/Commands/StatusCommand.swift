@@ -57,7 +57,7 @@ struct StatusCommand: ParsableCommand {
             guard errno == ENOENT else {
                 throw CommandFailure(message: "The state file \(shown) cannot be read: \(String(cString: strerror(errno))).", status: .noInput)
             }
-            print("No state file at \(TerminalSafeText.sanitized(path)): the device is not running. Start a session with `chronoception challenge` or the device with `chronoception run`.")
+            print(json || format == .json ? StoppedStatus.json(stateFile: path).compactText : StoppedStatus.text(stateFile: path))
             throw ExitCode(ExitStatus.notRunning.rawValue)
         }
         let bytes = try InputFile.read(path, what: "The state file \(shown)", limit: 1 << 20)
