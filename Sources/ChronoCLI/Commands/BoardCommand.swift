@@ -25,7 +25,7 @@ struct BoardListCommand: ParsableCommand {
         for entry in entries {
             let summary: String
             do {
-                summary = try BoardFileParser.load(path: entry.path).description
+                summary = try catalog.load(entry).description
             } catch {
                 summary = "INVALID: run `chronoception board show \(entry.name)`"
             }

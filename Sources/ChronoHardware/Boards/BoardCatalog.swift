@@ -6,13 +6,24 @@ import Foundation
 /// Search order: `$CHRONOCEPTION_BOARDS_DIR`, `./boards`, a `boards` folder beside the executable or up
 /// to three folders above it (so `.build/debug/chronoception` finds the checkout's `boards/`),
 /// `<prefix>/share/chronoception/boards` for an installed binary, `/usr/share/chronoception/boards`,
-/// `/etc/chronoception/boards`.
+/// `/etc/chronoception/boards`. After the search path come the built-in boards (boards/ embedded in
+/// the binary by scripts/embed-boards), so a binary run from anywhere still knows `desktop`; a file on
+/// the search path wins over the built-in board of the same name.
 public struct BoardCatalog: Sendable {
     /// The folders searched, in order (those that do not exist are skipped).
     public var searchPath: [String]
+    /// Board name to board file text, used when no folder has the name.
+    public var builtIn: [String: String]
 
-    public init(searchPath: [String]) {
+    public init(searchPath: [String], builtIn: [String: String] = BuiltInBoards.files) {
         self.searchPath = searchPath
+        self.builtIn = builtIn
+    }
+
+    /// The file name a built-in board is known by in messages and `board show` (its `file:`); its last
+    /// component is `<name>.yaml`, as the parser's name check wants.
+    public static func builtInPath(_ name: String) -> String {
+        "(built in)/\(name).yaml"
     }
 
     /// The catalog for this process: environment, working directory and executable location.
@@ -47,7 +58,7 @@ public struct BoardCatalog: Sendable {
         nameOrPath.contains("/") || nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml")
     }
 
-    /// The file a board name or path refers to.
+    /// The file on disk a board name or path refers to (built-in boards have none: see `load`).
     public func locate(_ nameOrPath: String) throws(BoardNotFoundError) -> String {
         if Self.isPath(nameOrPath) {
             guard FileManager.default.fileExists(atPath: nameOrPath) else {
@@ -64,18 +75,33 @@ public struct BoardCatalog: Sendable {
         throw BoardNotFoundError(name: nameOrPath, searched: existingFolders, available: list().map(\.name))
     }
 
-    /// Locates and parses a board.
+    /// Locates and parses a board: a file on the search path, else the built-in board of that name.
     public func load(_ nameOrPath: String) throws -> BoardConfiguration {
-        try BoardFileParser.load(path: try locate(nameOrPath))
+        do {
+            return try BoardFileParser.load(path: try locate(nameOrPath))
+        } catch let notFound as BoardNotFoundError {
+            guard !Self.isPath(nameOrPath), let text = builtIn[nameOrPath] else { throw notFound }
+            return try BoardFileParser.parse(text, file: Self.builtInPath(nameOrPath))
+        }
     }
 
-    /// One board file found on the search path.
+    /// Parses a board that `list()` found.
+    public func load(_ entry: Entry) throws -> BoardConfiguration {
+        if entry.isBuiltIn, let text = builtIn[entry.name] {
+            return try BoardFileParser.parse(text, file: entry.path)
+        }
+        return try BoardFileParser.load(path: entry.path)
+    }
+
+    /// One board found: a file on the search path, or a built-in board (`path` is then `builtInPath`).
     public struct Entry: Sendable, Equatable {
         public var name: String
         public var path: String
+        public var isBuiltIn = false
     }
 
-    /// Every board on the search path, by name; a name found in an earlier folder hides later ones.
+    /// Every board on the search path, by name, then the built-in boards no file hides; a name found in
+    /// an earlier folder hides later ones.
     public func list() -> [Entry] {
         var entries: [Entry] = []
         var seen = Set<String>()
@@ -87,6 +113,9 @@ public struct BoardCatalog: Sendable {
                     entries.append(Entry(name: name, path: (folder as NSString).appendingPathComponent(file)))
                 }
             }
+        }
+        for name in builtIn.keys.sorted() where seen.insert(name).inserted {
+            entries.append(Entry(name: name, path: Self.builtInPath(name), isBuiltIn: true))
         }
         return entries.sorted { $0.name < $1.name }
     }
