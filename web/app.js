@@ -3,15 +3,17 @@
 "use strict";
 // ---- router ------------------------------------------------------------------------------
 function route() {
-  const hash = location.hash.replace(/^#\/?/, "");
+  // A page's filters follow a "?" (#/sessions?mode=fear&from=…), so back and forward restore them.
+  const whole = location.hash.replace(/^#\/?/, ""), mark = whole.indexOf("?");
+  const hash = mark < 0 ? whole : whole.slice(0, mark), query = new URLSearchParams(mark < 0 ? "" : whole.slice(mark + 1));
   const [page, arg] = [hash.split("/")[0] || "home", decodeURIComponent(hash.split("/").slice(1).join("/"))];
   if (!localStorage.getItem(ONBOARDED) && page !== "welcome") { location.replace("#/welcome"); return; }
-  const tab = { day: "progress", session: "progress", welcome: "" }[page] ?? page;
+  const tab = { day: "progress", session: "progress", sessions: "progress", welcome: "" }[page] ?? page;
   for (const a of document.querySelectorAll("nav.tabs a")) {
     if (a.dataset.page === tab) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
   }
   const pages = { welcome: pageWelcome, home: pageHome, progress: pageProgress, learn: pageLearn, settings: pageSettings,
-    day: () => pageDay(arg), session: () => pageSession(arg) };
+    day: () => pageDay(arg), session: () => pageSession(arg), sessions: () => pageSessions(query) };
   (pages[page] || pageHome)();
   if (document.activeElement && document.activeElement !== document.body && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
 }

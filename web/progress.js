@@ -8,9 +8,11 @@ let progressPrefetch = /^#\/progress\/?$/.test(location.hash) && localStorage.ge
 if (progressPrefetch) for (const request of Object.values(progressPrefetch)) request.catch(() => {});
 
 // A day-by-day line chart: days without data are gaps (shaded, never drawn as zero); a day with
-// data is a link to that day's sessions.
-function dailyChart(series, { label, max, format }) {
-  const width = 640, height = 200, left = 52, right = 22, top = 10, bottom = 24;
+// data is a link to that day's sessions. It is drawn at the width it is shown at (`width`, the
+// container's CSS pixels), so one unit of the drawing is one CSS pixel and the labels keep their
+// stylesheet size: a 640-unit drawing squeezed onto a 390 px phone made them 6 px high.
+function dailyChart(series, { label, max, format, width: shownWidth }) {
+  const width = Math.round(shownWidth > 0 ? Math.max(280, shownWidth) : 640), height = 200, left = 56, right = 16, top = 12, bottom = 26;
   const n = series.length, step = (width - left - right) / Math.max(n, 1);
   const values = series.map((p) => p.value);
   const top_ = max !== undefined ? max : Math.max(1, ...values.filter((v) => v !== null)) * 1.15;
@@ -20,7 +22,7 @@ function dailyChart(series, { label, max, format }) {
   for (const frac of [0, 0.5, 1]) {
     const v = top_ * frac;
     root.append(svg("line", { class: "axis", x1: left, x2: width - right, y1: y(v), y2: y(v) }),
-      svg("text", { class: "label", x: left - 4, y: y(v) + 4, "text-anchor": "end" }, format(v)));
+      svg("text", { class: "label", x: left - 6, y: y(v) + 4, "text-anchor": "end" }, format(v)));
   }
   series.forEach((p, i) => {
     if (p.value === null) root.append(svg("rect", { class: "missing", "data-day": p.day, x: x(i) - step / 2, y: top, width: step, height: height - top - bottom }));
@@ -40,7 +42,7 @@ function dailyChart(series, { label, max, format }) {
       svg("circle", { class: "dot", cx: x(i), cy: y(p.value), r: n > 45 ? 2.5 : 3.5 }));
     root.append(link);
   });
-  const labelEvery = Math.ceil(n / 6);
+  const labelEvery = Math.ceil(n / Math.max(3, Math.min(8, Math.floor((width - left - right) / 64))));
   series.forEach((p, i) => {
     if ((n - 1 - i) % labelEvery === 0) root.append(svg("text", { class: "label", x: x(i), y: height - 6, "text-anchor": "middle" }, p.day.slice(5)));
   });
@@ -96,7 +98,9 @@ async function pageProgress() {
     nodes.push(el("section", { class: "card", "aria-labelledby": "m-title" }, el("h2", { id: "m-title" }, "Mode mix"), bar,
       el("p", { class: "legend" }, report.mode_mix.map((m) => el("span", {}, `${modeName(m.mode)}: ${m.sessions} (${Math.round(m.share * 100)}%)`)))));
   }
-  nodes.push(el("section", { class: "card", "aria-labelledby": "r-title" }, el("h2", { id: "r-title" }, "Recent sessions"), sessionList(report.recent_sessions)));
+  nodes.push(el("section", { class: "card", "aria-labelledby": "r-title" },
+    el("div", { class: "spread" }, el("h2", { id: "r-title" }, "Recent sessions"), el("a", { href: "#/sessions", "data-role": "find-sessions" }, "Find sessions →")),
+    sessionList(report.recent_sessions)));
   main.replaceChildren(...nodes);
   performance.mark("progress-summary");
   window.__progressRendered = performance.now();
@@ -106,9 +110,9 @@ async function pageProgress() {
   const missing = daily.time_acuity.filter((p) => p.value === null).length;
   charts.replaceChildren(
     el("h3", {}, "Time Acuity (0–100)"),
-    dailyChart(daily.time_acuity, { label: `Time Acuity per day over ${progressDays} days; ${missing} days without attempts are gaps`, max: 100, format: (v) => String(Math.round(v)) }),
+    dailyChart(daily.time_acuity, { label: `Time Acuity per day over ${progressDays} days; ${missing} days without attempts are gaps`, max: 100, format: (v) => String(Math.round(v)), width: charts.clientWidth }),
     el("h3", {}, "Typical error"),
-    dailyChart(daily.typical_error_seconds, { label: `Typical error per day over ${progressDays} days`, format: seconds }),
+    dailyChart(daily.typical_error_seconds, { label: `Typical error per day over ${progressDays} days`, format: seconds, width: charts.clientWidth }),
     el("div", { class: "legend" }, el("span", {}, el("span", { class: "swatch" }), "a day's value"),
       el("span", {}, el("span", { class: "swatch gap" }), `no attempts that day (${missing} of ${progressDays})`)),
     el("p", { class: "hint" }, "Select a day's point to see that day's sessions."));
@@ -123,13 +127,16 @@ function zoneStrip(zones) {
 }
 function sessionList(sessions) {
   if (!sessions.length) return el("p", { class: "muted" }, "None.");
-  return el("ul", { class: "plain" }, sessions.map((s) => el("li", {},
+  return el("ul", { class: "plain" }, sessions.map(sessionItem));
+}
+function sessionItem(s) {
+  return el("li", {},
     el("div", { class: "spread" },
       el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, `${modeName(s.mode)} · ${intervalText(s.target_interval_seconds)}`),
       el("span", { class: "muted" }, when(s.started_at))),
     el("span", { class: "muted" }, `${s.status} · ${s.done_count} of ${s.planned_count}`,
       s.time_acuity_score !== null ? ` · Time Acuity ${s.time_acuity_score}` : "",
-      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : ""))));
+      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : ""));
 }
 
 async function pageDay(day) {
@@ -137,7 +144,8 @@ async function pageDay(day) {
   main.replaceChildren(el("p", {}, el("a", { href: "#/progress" }, "← Progress")), el("h1", {}, dayLabel(day)), el("p", { class: "muted" }, "Loading…"));
   try {
     const data = await api(`/sessions?from=${day}&to=${day}&limit=100`);
-    main.lastChild.replaceWith(el("section", { class: "card", "aria-label": "Sessions that day" }, sessionList(data.sessions)));
+    main.lastChild.replaceWith(el("section", { class: "card", "aria-label": "Sessions that day" }, sessionList(data.sessions)),
+      el("p", {}, el("a", { href: `#/sessions?from=${day}&to=${day}` }, "Filter this day's sessions by mode or interval")));
   } catch (error) { main.lastChild.replaceWith(errorBox(error)); }
 }
 

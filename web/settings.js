@@ -1,12 +1,16 @@
 // Chronoception companion: the Settings page.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-async function pageSettings() {
+// `flash`: words to show in "Your data" once the page is drawn again (delete-all's outcome: every
+// card is read afresh then, since the settings, the health log's counts and the keys all changed).
+async function pageSettings(flash) {
   setTitle("Settings");
   main.replaceChildren(el("h1", {}, "Settings"), el("p", { class: "muted" }, "Loading…"));
+  const shown = location.hash;
   let settings, health, keys;
   try { [settings, health, keys] = await Promise.all([api("/settings"), api("/health"), api("/keys").catch(() => ({ keys: [] }))]); }
   catch (error) { main.lastChild.replaceWith(errorBox(error)); return; }
+  if (location.hash !== shown) return; // left the page meanwhile
   const v = settings.values, d = settings.descriptions;
   const note = el("p", { class: "status", role: "status", hidden: true });
   async function save(values, target = note) {
@@ -17,15 +21,24 @@ async function pageSettings() {
       return true;
     } catch (error) {
       target.className = "status error";
-      target.textContent = error.code === "version_conflict" ? "The settings were changed elsewhere meanwhile; the page has been reloaded with them. Make your change again." : error.message;
+      target.replaceChildren(...withCode(error.code === "version_conflict" ? "The settings were changed elsewhere meanwhile; the page has been reloaded with them. Make your change again." : error.message));
       if (error.code === "version_conflict") setTimeout(pageSettings, 1500);
       return false;
     }
   }
   const field = (key, label, input) => { input.id = `s-${key}`; input.setAttribute("aria-describedby", `d-${key}`);
     return el("div", {}, el("label", { for: `s-${key}` }, label), input, el("p", { class: "hint", id: `d-${key}` }, d[key])); };
-  const modes = ["challenge", "passive"].concat(v["fear-mode"] === "on" ? ["fear"] : []);
-  const mode = el("select", {}, modes.map((m) => el("option", { value: m, selected: m === v["default-mode"] }, modeName(m))));
+  // The modes offered follow the Fear Mode switch at once (no reload): the person's unsaved choice
+  // stays when it is still offered, otherwise the stored default shows (turning Fear off moves a
+  // Fear default back to Challenge).
+  const mode = el("select", {});
+  function fillModes() {
+    const modes = ["challenge", "passive"].concat(settings.values["fear-mode"] === "on" ? ["fear"] : []);
+    const chosen = modes.includes(mode.value) ? mode.value : settings.values["default-mode"];
+    mode.replaceChildren(...modes.map((m) => el("option", { value: m }, modeName(m))));
+    mode.value = modes.includes(chosen) ? chosen : modes[0];
+  }
+  fillModes();
   const interval = el("input", { type: "text", value: v["default-interval"], inputmode: "text", autocomplete: "off" });
   const attempts = el("input", { type: "number", min: 1, max: 99, value: v["default-attempts"] });
   const reps = el("input", { type: "number", min: 1, max: 99, value: v["default-repetitions"] });
@@ -43,7 +56,9 @@ async function pageSettings() {
 
   const fearNote = el("p", { class: "status", role: "status", hidden: true });
   const fear = el("input", { type: "checkbox", id: "s-fear", checked: v["fear-mode"] === "on", "aria-describedby": "d-fear" });
-  fear.addEventListener("change", async () => { if (!(await save({ "fear-mode": fear.checked ? "on" : "off" }, fearNote))) fear.checked = !fear.checked; });
+  fear.addEventListener("change", async () => {
+    if (await save({ "fear-mode": fear.checked ? "on" : "off" }, fearNote)) fillModes(); else fear.checked = !fear.checked;
+  });
   const fearCard = el("section", { class: "card", "aria-labelledby": "st-fear" }, el("h2", { id: "st-fear" }, "Fear Mode"),
     el("p", { id: "d-fear" }, "An experiment, off by default: like Challenge, but an unpleasant sound plays when an attempt misses by more than the threshold (",
       `${Math.round(parseFloat(v["fear-threshold"]) * 100)}%`, "). Some people find that it sharpens attention; others find it stressful. Turn it on only if you want that, and turn it off at any time."),
@@ -65,26 +80,43 @@ async function pageSettings() {
       catch (error) { healthNote.className = "status error"; healthNote.textContent = error.message; } } }, owed ? `Backfill ${owed} owed` : "Nothing to backfill")),
     healthNote);
 
-  const dataNote = el("div", { role: "status" });
+  // Delete-all in two steps, in the page's own words (the API's message names its routes for API
+  // clients). The token lasts expires_in_seconds: when that passes unanswered, the page says so.
+  const dataNote = el("div", { role: "status", tabindex: "-1" });
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   async function deleteStep1() {
     try {
       const r = await api("/delete-all", { method: "POST", body: {} });
-      dataNote.replaceChildren(el("p", { class: "status error" }, r.message),
+      const expiry = setTimeout(() => {
+        if (!dataNote.contains(document.getElementById("delete-confirm"))) return;
+        dataNote.replaceChildren(el("p", { class: "status" }, "Time ran out, so nothing was deleted. Press “Delete all data…” again if you still want to."));
+      }, r.expires_in_seconds * 1000);
+      dataNote.replaceChildren(
+        el("p", { class: "status error", "data-role": "delete-warning" },
+          `This deletes ${plural(r.sessions, "session")} and every preset and setting on the device. Records already written to the health log stay in its file (`,
+          el("code", {}, r.health_log_file), `). Press “Yes, delete” within ${r.expires_in_seconds === 60 ? "a minute" : intervalText(r.expires_in_seconds)} to go ahead.`),
         el("div", { class: "row" },
           el("button", { type: "button", class: "danger", id: "delete-confirm", onclick: async () => {
-            try { const done = await api("/delete-all/confirm", { method: "POST", body: { confirmation_token: r.confirmation_token } });
-              dataNote.replaceChildren(el("p", { class: "status ok" }, done.message)); }
-            catch (error) { dataNote.replaceChildren(errorBox(error)); } } }, `Yes, delete ${r.sessions} sessions`),
-          el("button", { type: "button", class: "secondary", onclick: () => dataNote.replaceChildren() }, "Keep my data")));
+            clearTimeout(expiry);
+            try {
+              const done = await api("/delete-all/confirm", { method: "POST", body: { confirmation_token: r.confirmation_token } });
+              pageSettings(`Deleted ${plural(done.deleted_sessions, "session")}; presets and settings are back to their defaults. The health log file was left untouched.`);
+            } catch (error) { dataNote.replaceChildren(errorBox(error)); } } }, `Yes, delete ${plural(r.sessions, "session")}`),
+          el("button", { type: "button", class: "secondary", onclick: () => { clearTimeout(expiry); dataNote.replaceChildren(el("p", { class: "status" }, "Kept: nothing was deleted.")); } }, "Keep my data")));
       document.getElementById("delete-confirm").focus();
     } catch (error) { dataNote.replaceChildren(errorBox(error)); }
   }
+  if (flash) dataNote.append(el("p", { class: "status ok", "data-role": "delete-done" }, flash));
+  // The CSV as `chronoception export csv` offers it: the last 90 days (its default) or everything.
   const dataCard = el("section", { class: "card", "aria-labelledby": "st-data" }, el("h2", { id: "st-data" }, "Your data"),
-    el("p", {}, "Download every session as CSV (one row per attempt or boundary)."),
-    el("div", { class: "row" }, el("a", { class: "button secondary", href: `${API}/export.csv?all=1`, download: "chronoception-sessions.csv" }, "Export CSV")),
+    el("p", {}, "Download your sessions as CSV, one row per attempt or Passive boundary."),
+    el("div", { class: "row" },
+      el("a", { class: "button secondary", href: `${API}/export.csv?days=90`, download: true, "data-role": "csv-90" }, "Last 90 days"),
+      el("a", { class: "button secondary", href: `${API}/export.csv?all=true`, download: true, "data-role": "csv-all" }, "Everything")),
     el("h3", {}, "Delete all"),
     el("p", {}, "Deletes every session, preset and setting on the device, in two steps. The health log file is left untouched."),
     el("div", { class: "row" }, el("button", { type: "button", class: "danger", id: "delete-start", onclick: deleteStep1 }, "Delete all data…")), dataNote);
 
   main.lastChild.replaceWith(defaults, fearCard, healthCard, dataCard, keysCard(keys.keys)); // keys.js
+  if (flash) dataNote.focus();
 }

@@ -117,7 +117,8 @@ main > .row[role="group"] { margin-bottom: 16px; }
 .live ol { padding-left: 1.2rem; margin: 8px 0; }
 .steps { counter-reset: step; }
 .learn-body p + p { margin-top: 10px; }
-.filters .fields { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 0 16px; margin-bottom: 12px; }
+.filters .fields { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 12px 16px; margin-bottom: 16px; }
+.filters .field label { margin-top: 0; }
 .filters .field input, .filters .field select { max-width: none; }
 .field-error { color: var(--red); font-size: .9rem; margin: 4px 0 0; }
 [aria-invalid="true"] { border-color: var(--red); }
@@ -141,7 +142,7 @@ main > .row[role="group"] { margin-bottom: 16px; }
   .pickers > label.inline { flex: 1 1 100%; flex-direction: column; align-items: stretch; gap: 4px; }
   .pickers select { max-width: none; }
 }
-"""#####, "df879f83367b80b1"),
+"""#####, "23fa49d5eafed2cb"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the router; it starts the app once every page's script is loaded.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -386,14 +387,14 @@ async function pageHome() {
 <meta name="color-scheme" content="light dark">
 <title>Chronoception</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/app.css?v=df879f83367b80b1">
+<link rel="stylesheet" href="/app.css?v=23fa49d5eafed2cb">
 <script src="/format.js?v=2d02caaeb62f8092" defer></script>
 <script src="/core.js?v=9385068ceb526c08" defer></script>
 <script src="/live.js?v=a50fee83e2745c78" defer></script>
 <script src="/home.js?v=d7b244f084494639" defer></script>
 <script src="/progress.js?v=d6c532eb6b344f57" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
-<script src="/settings.js?v=0af9e25d9193da34" defer></script>
+<script src="/settings.js?v=983de2b40989ba57" defer></script>
 <script src="/sessions.js?v=17d046468e5602fd" defer></script>
 <script src="/pair.js?v=d62687862bbf80e0" defer></script>
 <script src="/keys.js?v=79a8397049303123" defer></script>
@@ -415,7 +416,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "29b17feb86d1c90b"),
+"""#####, "bf89c0f6c4b4dc9d"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -1161,7 +1162,7 @@ async function pageSettings(flash) {
       dataNote.replaceChildren(
         el("p", { class: "status error", "data-role": "delete-warning" },
           `This deletes ${plural(r.sessions, "session")} and every preset and setting on the device. Records already written to the health log stay in its file (`,
-          el("code", {}, r.health_log_file), `). Press “Yes, delete” within ${r.expires_in_seconds} s to go ahead.`),
+          el("code", {}, r.health_log_file), `). Press “Yes, delete” within ${r.expires_in_seconds === 60 ? "a minute" : intervalText(r.expires_in_seconds)} to go ahead.`),
         el("div", { class: "row" },
           el("button", { type: "button", class: "danger", id: "delete-confirm", onclick: async () => {
             clearTimeout(expiry);
@@ -1187,6 +1188,6 @@ async function pageSettings(flash) {
   main.lastChild.replaceWith(defaults, fearCard, healthCard, dataCard, keysCard(keys.keys)); // keys.js
   if (flash) dataNote.focus();
 }
-"""#####, "0af9e25d9193da34"),
+"""#####, "983de2b40989ba57"),
     ]
 }
