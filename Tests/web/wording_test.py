@@ -392,6 +392,20 @@ def test_settings(companion, artifacts):
         press(driver, driver.find_element(By.XPATH, "//button[normalize-space()='Keep my data']"))
         check("delete-all: keep says nothing was deleted", "nothing was deleted" in driver.find_element(By.CSS_SELECTOR, "[aria-labelledby=st-data] [role=status]").text
               and len(all_api_ids(companion, "")) == sessions)
+        # Unanswered for the confirmation's lifetime (made 1 s here by rewriting step one's answer): the page says so.
+        driver.execute_script("""const real = window.fetch; window.fetch = async (url, init) => {
+            const answer = await real(url, init);
+            if (!String(url).endsWith('/delete-all')) return answer;
+            const data = await answer.json(); data.expires_in_seconds = 1;
+            return new Response(JSON.stringify(data), { status: answer.status, headers: answer.headers }); };""")
+        driver.execute_script("document.getElementById('delete-start').click()")
+        wait_for(driver, "return document.getElementById('delete-confirm')")
+        wait_for(driver, "return !document.getElementById('delete-confirm')", timeout=5)
+        expired = driver.find_element(By.CSS_SELECTOR, "[aria-labelledby=st-data] [role=status]").text
+        check("delete-all: unanswered in time, the page says nothing was deleted", expired.startswith("Time ran out, so nothing was deleted.")
+              and len(all_api_ids(companion, "")) == sessions, expired)
+        driver.execute_script("location.reload()")
+        loaded(driver)
         # A confirmation the device no longer accepts (spent, or past its minute): words, not the API's route.
         driver.execute_script("document.getElementById('delete-start').click()")
         wait_for(driver, "return document.getElementById('delete-confirm')")
