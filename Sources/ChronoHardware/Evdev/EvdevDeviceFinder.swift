@@ -35,15 +35,31 @@ public struct EvdevDeviceFinder: Sendable {
         public var devices: [EvdevDeviceSummary]
         /// Event nodes this user may not open.
         public var unreadable: [String]
+        /// Whether the input folder exists at all (a server, a container or a VM may have none).
+        public var folderExists = true
+        /// How many `eventN` nodes the folder has (opened or not).
+        public var eventNodes = 0
+
+        /// Why no input device at all could be looked at, when that is so: said instead of "found no
+        /// keyboard", whose fix (a board file's keys) would not help. Nil when some device was read, or
+        /// when every one was refused (that is permission denied, with its own fix).
+        public func noInput(folder: String) -> EvdevError.NoInput? {
+            if !folderExists { return .noFolder(folder) }
+            if eventNodes == 0 { return .noEventDevices(folder) }
+            if devices.isEmpty && unreadable.isEmpty { return .noneOpened(folder, count: eventNodes) }
+            return nil
+        }
     }
 
     /// Opens every /dev/input/event* briefly and reads its name and keys.
     public func scan(keyCode: UInt16) -> Scan {
+        var isDirectory: ObjCBool = false
+        let folderExists = FileManager.default.fileExists(atPath: inputFolder, isDirectory: &isDirectory) && isDirectory.boolValue
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: inputFolder)) ?? []
         let events = entries.filter { $0.hasPrefix("event") && Int($0.dropFirst(5)) != nil }
             .sorted { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }
         let links = byIdLinks()
-        var scan = Scan(devices: [], unreadable: [])
+        var scan = Scan(devices: [], unreadable: [], folderExists: folderExists, eventNodes: events.count)
         for entry in events {
             let path = "\(inputFolder)/\(entry)"
             var error = chrono_evdev_error()
@@ -79,8 +95,10 @@ public struct EvdevDeviceFinder: Sendable {
         }
         if let match { return match.byIdPaths.first ?? match.path }
         if scan.devices.isEmpty, let first = scan.unreadable.first {
+            let count = scan.unreadable.count
             throw EvdevError(kind: .permissionDenied, role: role, device: first,
-                             detail: "cannot look for \(reference): permission denied on \(scan.unreadable.joined(separator: ", "))")
+                             detail: "cannot look for \(reference): this user may read none of the \(count) input device\(count == 1 ? "" : "s") "
+                                + "(permission denied on \(scan.unreadable.joined(separator: ", ")))")
         }
         let detail = switch reference {
         case .name(let text): "no input device's name contains \"\(text)\""
@@ -94,11 +112,14 @@ public struct EvdevDeviceFinder: Sendable {
                   detail: String) -> EvdevError {
         let scan = scan ?? self.scan(keyCode: keyCode)
         var detail = detail
+        let noInput = scan.noInput(folder: inputFolder)
+        if let noInput { detail += ": \(noInput)" }
         if !scan.unreadable.isEmpty {
             detail += " (\(scan.unreadable.count) input device\(scan.unreadable.count == 1 ? "" : "s") could not be read: permission denied)"
         }
         return EvdevError(kind: scan.devices.isEmpty && !scan.unreadable.isEmpty ? .permissionDenied : .noSuchDevice,
-                          role: role, device: "\(reference)", detail: detail, found: scan.devices.filter(\.hasKey))
+                          role: role, device: "\(reference)", detail: detail, found: scan.devices.filter(\.hasKey),
+                          noInput: noInput, unreadable: scan.unreadable.count)
     }
 
     /// Why `waitForNewDevices` returned.

@@ -28,30 +28,66 @@ public struct EvdevError: Error, Equatable, Sendable, CustomStringConvertible {
     public var detail: String
     /// The input devices that do have the key (keyboards marked), for "no such device" and "key missing".
     public var found: [EvdevDeviceSummary]
+    /// Set when no input device at all could be looked at: the fix is then to give the machine one,
+    /// not to edit the board file.
+    public var noInput: NoInput?
+    /// How many input devices this user may not read (permission denied), beside those it could.
+    public var unreadable: Int
 
-    public init(kind: Kind, role: String, device: String, detail: String, found: [EvdevDeviceSummary] = []) {
+    /// Why there was no input device to look at.
+    public enum NoInput: Equatable, Sendable, CustomStringConvertible {
+        /// No input folder (`/dev/input`) at all.
+        case noFolder(String)
+        /// The folder has no `eventN` device.
+        case noEventDevices(String)
+        /// It has some, but none opened as an input device.
+        case noneOpened(String, count: Int)
+
+        public var description: String {
+            switch self {
+            case .noFolder(let folder): "there is no \(folder) on this machine, so no input device at all"
+            case .noEventDevices(let folder): "\(folder) has no event devices (\(folder)/event*), so no keyboard or other input device"
+            case .noneOpened(let folder, let count):
+                "none of the \(count) event device\(count == 1 ? "" : "s") in \(folder) opened as an input device"
+            }
+        }
+    }
+
+    public init(kind: Kind, role: String, device: String, detail: String, found: [EvdevDeviceSummary] = [],
+                noInput: NoInput? = nil, unreadable: Int = 0) {
         self.kind = kind
         self.role = role
         self.device = device
         self.detail = detail
         self.found = found
+        self.noInput = noInput
+        self.unreadable = unreadable
     }
+
+    /// Joining the `input` group: read access to every input device, from the next login.
+    static let inputGroupFix = "join the `input` group (`sudo usermod -aG input $USER`), then log in again"
 
     /// What to do about it.
     public var fix: String {
         switch kind {
+        case .noSuchDevice where noInput != nil:
+            return "plug in a keyboard (or the input device the board names); in a container or a virtual machine, "
+                + "pass the host's input devices through; and so that this user may read them, \(Self.inputGroupFix) (docs/HARDWARE.md)"
         case .noSuchDevice, .notAnInputDevice, .keyMissing:
+            let unreadableFix = unreadable == 0 ? ""
+                : " If the device is one of those this user may not read, \(Self.inputGroupFix)."
             let listing = found.isEmpty
                 ? "No readable input device here has that key (plug the device in; `ls -l /dev/input/by-id` lists devices)."
                 : "Devices found with that key: " + found.map(\.listing).joined(separator: "; ")
             return "set `\(role).device` to one of the devices found (a /dev/input/by-id path is stable across reboots), "
                 + "`\(role).device_name` to part of its name, or `\(role).device: first-keyboard`, and `\(role).key` "
-                + "to a key it has. \(listing)"
+                + "to a key it has. \(listing)\(unreadableFix)"
         case .permissionDenied:
-            return "this user may not read /dev/input/event*: install the udev rule and join its group "
+            return "this user may not read /dev/input/event*: \(Self.inputGroupFix); or, to give read access to devices with keys only, "
+                + "install the udev rule and join its group "
                 + "(`sudo cp udev/61-chronoception-input.rules /etc/udev/rules.d/ && sudo udevadm control --reload && "
-                + "sudo udevadm trigger --subsystem-match=input`, then `sudo usermod -aG chronoception $USER`), "
-                + "or join the `input` group (`sudo usermod -aG input $USER`); log in again either way (docs/HARDWARE.md)"
+                + "sudo udevadm trigger --subsystem-match=input`, then `sudo usermod -aG chronoception $USER`) "
+                + "and log in again (docs/HARDWARE.md)"
         case .grabbedElsewhere:
             return "another program has grabbed \(device) for itself: close it, or set `\(role).grab: false`"
         case .deviceGone:
