@@ -36,6 +36,10 @@ public struct SyncedSession: Codable, Hashable, Sendable {
     /// began within `CueTiming.tolerance`, and always from devices older than the flag (optional, so
     /// their batches decode as before).
     public var timingLateNanoseconds: Int64?
+    /// The person's note (`SessionNote`); absent when there is none, and always from devices older than
+    /// notes (optional, so their batches decode as before). The one field a collector updates when a
+    /// session it has arrives again: a device re-sends a session whose note changed.
+    public var note: String?
 
     /// One Challenge or Fear attempt.
     public struct Attempt: Codable, Hashable, Sendable {
@@ -83,7 +87,7 @@ public struct SyncedSession: Codable, Hashable, Sendable {
                 endedMonotonicNanoseconds: Int64, anchorUnixNanoseconds: Int64, anchorMonotonicNanoseconds: Int64,
                 utcOffsetSeconds: Int, wallClockSynchronised: Bool, board: String, soundAudibleAtStart: Bool,
                 fearSoundEffective: Bool, attempts: [Attempt], boundaries: [Boundary], healthDecision: String,
-                healthSkipReason: String?, timingLateNanoseconds: Int64? = nil) {
+                healthSkipReason: String?, timingLateNanoseconds: Int64? = nil, note: String? = nil) {
         self.id = id
         self.mode = mode
         self.status = status
@@ -110,6 +114,7 @@ public struct SyncedSession: Codable, Hashable, Sendable {
         self.healthDecision = healthDecision
         self.healthSkipReason = healthSkipReason
         self.timingLateNanoseconds = timingLateNanoseconds
+        self.note = note
     }
 
     enum CodingKeys: String, CodingKey {
@@ -136,6 +141,7 @@ public struct SyncedSession: Codable, Hashable, Sendable {
         case healthDecision = "health_decision"
         case healthSkipReason = "health_skip_reason"
         case timingLateNanoseconds = "timing_late_ns"
+        case note
     }
 }
 
@@ -143,7 +149,7 @@ extension SyncedSession {
     /// The wire form of a completed session the device kept; nil for a session that must not be
     /// sent (aborted or interrupted).
     public init?(sessionID: String, outcome: SessionOutcome, anchor: WallClockAnchor, board: String,
-                 wallClockSynchronised: Bool, soundAudibleAtStart: Bool, boundariesFired: [MonotonicInstant?]) {
+                 wallClockSynchronised: Bool, soundAudibleAtStart: Bool, boundariesFired: [MonotonicInstant?], note: String? = nil) {
         guard outcome.status == .completed else { return nil }
         let configuration = outcome.configuration
         let decision = HealthRecordBuilder.decide(for: outcome, sessionID: sessionID, device: board, anchor: anchor)
@@ -180,6 +186,7 @@ extension SyncedSession {
         case .none(let reason): healthDecision = "skip"; healthSkipReason = reason
         }
         timingLateNanoseconds = outcome.timingLateness?.nanoseconds
+        self.note = note
     }
 
     /// The session's anchor, as the device took it.
@@ -229,6 +236,18 @@ extension SyncedSession {
             throw fail("configuration: \(error)")
         }
         guard healthDecision == "record" || healthDecision == "skip" else { throw fail("health_decision '\(healthDecision)' is not record or skip") }
+        // The note passes the one validator, and must arrive as a device stores it (trimmed; no empty
+        // string for "no note"), so the collector keeps exactly what the device shows.
+        if let note {
+            let checked: String?
+            do { checked = try SessionNote.validated(note) } catch {
+                throw SyncValidationError(sessionID: id, rule: SessionNoteViolation.code, problem: error.message)
+            }
+            guard checked == note else {
+                throw SyncValidationError(sessionID: id, rule: SessionNoteViolation.code,
+                                          problem: "the note has surrounding whitespace or is empty; send it trimmed, or leave it out for no note")
+            }
+        }
         let outcome = SessionOutcome(
             status: .completed, configuration: configuration,
             startedAt: MonotonicInstant(nanoseconds: startedMonotonicNanoseconds),

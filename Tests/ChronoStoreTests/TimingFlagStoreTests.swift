@@ -42,10 +42,12 @@ struct TimingFlagStoreTests {
         var csv = ""
         try store.exportCSV(days: nil, nowUnixNanoseconds: Sample.now) { csv += $0 }
         let rows = csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }.map { $0.components(separatedBy: ",") }
-        #expect(rows[0].last == "timing_late_ms")
+        // The timing flag, then the person's note (issue 22), end every row.
+        #expect(Array(rows[0].suffix(2)) == ["timing_late_ms", "note"])
         #expect(rows.dropFirst().allSatisfy { $0.count == rows[0].count })
-        #expect(rows.filter { $0[0] == Self.stalled }.map(\.last) == ["1500.123456", "1500.123456", "1500.123456"])
-        #expect(rows.filter { $0[0] == Self.onTime }.map(\.last) == ["", "", ""])
+        let flag = rows[0].count - 2
+        #expect(rows.filter { $0[0] == Self.stalled }.map { $0[flag] } == ["1500.123456", "1500.123456", "1500.123456"])
+        #expect(rows.filter { $0[0] == Self.onTime }.map { $0[flag] } == ["", "", ""])
     }
 
     @Test("The column arrives by migration on a database made before it, empty for the sessions already there")

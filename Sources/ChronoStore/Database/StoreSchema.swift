@@ -16,6 +16,7 @@ enum StoreSchema {
         migrator.registerMigration(SessionTimingSchema.migrationIdentifier, migrate: SessionTimingSchema.migrate)
         migrator.registerMigration(SyncMachineSchema.migrationIdentifier, migrate: SyncMachineSchema.migrate)
         migrator.registerMigration(BoundaryFiringRepair.migrationIdentifier, migrate: BoundaryFiringRepair.migrate)
+        migrator.registerMigration(SessionNoteSchema.migrationIdentifier, migrate: SessionNoteSchema.migrate)
         migrator.registerMigration(APIKeyUseSchema.migrationIdentifier, migrate: APIKeyUseSchema.migrate)
         return migrator
     }

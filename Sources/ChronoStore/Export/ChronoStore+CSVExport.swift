@@ -12,7 +12,7 @@ extension ChronoStore {
         "mean_abs_percent_error", "total_duration_seconds", "health_log",
         "row_kind", "row_index", "row_at", "start_mark_ns", "tap_mark_ns", "elapsed_seconds", "signed_error_seconds",
         "abs_percent_error", "zone", "boundary_due_ns", "boundary_fired_ns", "boundary_fired_late_ms",
-        "timing_late_ms",
+        "timing_late_ms", "note",
     ]
 
     /// The earliest start included by "the last `days` days"; saturates rather than overflowing for
@@ -70,14 +70,16 @@ extension ChronoStore {
             session.isRunning ? "" : String(outcome.totalDurationSeconds),
             session.healthLedger?.state.rawValue ?? "",
         ]
-        // The session's timing flag, last so that the columns before it keep their places.
+        // The session's timing flag and the person's note, last so that the columns before them keep
+        // their places (the note as it is: `CSVText` quotes it and neutralises a formula).
         let timing = outcome.timingLateness.map { number(CueTiming.milliseconds($0)) } ?? ""
+        let note = session.note ?? ""
         var rows: [[String]] = []
         for attempt in outcome.attempts {
             rows.append(sessionFields + [
                 "attempt", String(attempt.index), session.anchor.wallTime(at: attempt.startMark).iso8601,
                 String(attempt.startMark.nanoseconds), String(attempt.tapMark.nanoseconds), number(attempt.elapsedSeconds),
-                number(attempt.signedErrorSeconds), number(attempt.absPercentError), attempt.zone.rawValue, "", "", "", timing,
+                number(attempt.signedErrorSeconds), number(attempt.absPercentError), attempt.zone.rawValue, "", "", "", timing, note,
             ])
         }
         for (position, boundary) in outcome.boundaries.enumerated() {
@@ -85,11 +87,11 @@ extension ChronoStore {
             rows.append(sessionFields + [
                 "boundary", String(boundary.index), session.anchor.wallTime(at: boundary.due).iso8601,
                 "", "", "", "", "", "", String(boundary.due.nanoseconds), fired.map { String($0.nanoseconds) } ?? "",
-                fired.map { number(Double(($0 - boundary.due).nanoseconds) / 1e6) } ?? "", timing,
+                fired.map { number(Double(($0 - boundary.due).nanoseconds) / 1e6) } ?? "", timing, note,
             ])
         }
         if rows.isEmpty {
-            rows.append(sessionFields + ["session", "", session.anchor.wallTime(at: outcome.startedAt).iso8601] + Array(repeating: "", count: 9) + [timing])
+            rows.append(sessionFields + ["session", "", session.anchor.wallTime(at: outcome.startedAt).iso8601] + Array(repeating: "", count: 9) + [timing, note])
         }
         return rows
     }

@@ -105,7 +105,7 @@ extension ChronoStore {
         let rows = try Row.fetchAll(Self.statement(db, """
             SELECT s.id, s.mode, s.target_interval_ms, s.status, s.started_unix_ns, s.utc_offset_seconds, s.planned_count,
                 s.done_count, s.time_acuity_score, s.mean_abs_error_seconds, s.mean_signed_error_seconds, s.fear_sound_effective,
-                l.state, s.timing_late_ns
+                l.state, s.timing_late_ns, s.note
             FROM session s LEFT JOIN health_ledger l ON l.session_id = s.id
             \(only == nil ? "" : "WHERE s.target_interval_ms = \(only!.span.milliseconds)")
             ORDER BY s.started_unix_ns DESC, s.id DESC LIMIT ?
@@ -117,7 +117,7 @@ extension ChronoStore {
                 status: row[3], startedAt: WallTime(unixNanoseconds: row[4], utcOffsetSeconds: row[5]),
                 plannedCount: row[6], doneCount: row[7], timeAcuityScore: row[8], meanAbsErrorSeconds: row[9],
                 meanSignedErrorSeconds: row[10], fearSoundEffective: row[11], healthLog: row[12],
-                timingLateness: Self.timingLateness(row[13]))
+                timingLateness: Self.timingLateness(row[13]), note: try Self.storedNote(row))
         }
     }
 

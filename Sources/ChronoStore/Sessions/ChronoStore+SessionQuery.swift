@@ -83,18 +83,18 @@ extension ChronoStore {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT s.id, s.mode, s.target_interval_ms, s.status, s.started_unix_ns, s.utc_offset_seconds, s.planned_count,
                     s.done_count, s.time_acuity_score, s.mean_abs_error_seconds, s.mean_signed_error_seconds, s.fear_sound_effective,
-                    l.state, s.timing_late_ns
+                    l.state, s.timing_late_ns, s.note
                 FROM session s LEFT JOIN health_ledger l ON l.session_id = s.id
                 WHERE \(filter)
                 ORDER BY s.started_unix_ns DESC, s.id DESC LIMIT ?
                 """, arguments: StatementArguments(arguments + [limit + 1]))
-            let lines = rows.prefix(limit).map { row in
+            let lines = try rows.prefix(limit).map { row in
                 ProgressReport.SessionLine(
                     sessionID: row[0], mode: SessionMode(rawValue: row[1]) ?? .challenge, interval: Self.interval(milliseconds: row[2]),
                     status: row[3], startedAt: WallTime(unixNanoseconds: row[4], utcOffsetSeconds: row[5]),
                     plannedCount: row[6], doneCount: row[7], timeAcuityScore: row[8], meanAbsErrorSeconds: row[9],
                     meanSignedErrorSeconds: row[10], fearSoundEffective: row[11], healthLog: row[12],
-                    timingLateness: Self.timingLateness(row[13]))
+                    timingLateness: Self.timingLateness(row[13]), note: try Self.storedNote(row))
             }
             let next = rows.count > limit ? lines.last.map {
                 SessionQuery.Cursor(startedUnixNanoseconds: $0.startedAt.unixNanoseconds, sessionID: $0.sessionID)

@@ -89,6 +89,7 @@ extension ChronoStore {
             }
         }
         let ledgerState: String? = row["ledger_state"]
+        let note = try storedNote(row)
         return StoredSession(
             sessionID: sessionID,
             outcome: outcome,
@@ -100,7 +101,8 @@ extension ChronoStore {
             boundariesFired: fired,
             healthLedger: ledgerState.flatMap(HealthLedgerEntry.State.init(rawValue:)).map {
                 HealthLedgerEntry(state: $0, reasonCode: row["ledger_code"], reason: row["ledger_reason"])
-            })
+            },
+            note: note)
     }
 
     /// Rebuilds the configuration a session ran with from its row.

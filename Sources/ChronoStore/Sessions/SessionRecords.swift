@@ -13,11 +13,14 @@ public struct StoredSession: Sendable {
     /// Fired instants by boundary position (nil where not measured).
     public var boundariesFired: [MonotonicInstant?]
     public var healthLedger: HealthLedgerEntry?
+    /// The person's note (`SessionNote`), nil when there is none.
+    public var note: String?
 
     public var startedAt: WallTime { anchor.wallTime(at: outcome.startedAt) }
 
     public init(sessionID: String, outcome: SessionOutcome, isRunning: Bool, anchor: WallClockAnchor, board: String,
-                wallClockSynchronised: Bool, bootID: String, boundariesFired: [MonotonicInstant?], healthLedger: HealthLedgerEntry?) {
+                wallClockSynchronised: Bool, bootID: String, boundariesFired: [MonotonicInstant?], healthLedger: HealthLedgerEntry?,
+                note: String? = nil) {
         self.sessionID = sessionID
         self.outcome = outcome
         self.isRunning = isRunning
@@ -27,6 +30,7 @@ public struct StoredSession: Sendable {
         self.bootID = bootID
         self.boundariesFired = boundariesFired
         self.healthLedger = healthLedger
+        self.note = note
     }
 }
 

@@ -12,6 +12,15 @@ extension ChronoStore {
             .execute(arguments: [sessionID])
     }
 
+    /// Queues a completed session to be sent again because a field that may change after it finished
+    /// (its note) changed: its outbox entry is numbered anew, after the cursor, in the changing
+    /// transaction. A collector that has the session takes the new note and counts the rest as a
+    /// duplicate; one that never had it stores it once as usual.
+    func requeueForSync(_ db: Database, sessionID: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_outbox WHERE session_id = ?").execute(arguments: [sessionID])
+        try db.cachedStatement(sql: "INSERT INTO sync_outbox (session_id) VALUES (?)").execute(arguments: [sessionID])
+    }
+
     /// The next batch after the cursor: at most `limit` completed sessions in outbox order, as they
     /// cross the wire. Empty (`after == through`) when nothing is pending.
     public func syncOutboxBatch(limit: Int = SyncProtocol.maximumSessionsPerBatch) throws(StoreError) -> SyncOutboxBatch {
@@ -33,7 +42,8 @@ extension ChronoStore {
                 guard let session = byID[id] else { return nil }
                 return SyncedSession(sessionID: id, outcome: session.outcome, anchor: session.anchor, board: session.board,
                                      wallClockSynchronised: session.wallClockSynchronised,
-                                     soundAudibleAtStart: audible[id] ?? true, boundariesFired: session.boundariesFired)
+                                     soundAudibleAtStart: audible[id] ?? true, boundariesFired: session.boundariesFired,
+                                     note: session.note)
             }
             return SyncOutboxBatch(after: cursor, through: last["position"], sessions: sessions)
         }
