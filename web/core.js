@@ -51,7 +51,11 @@ async function api(path, options = {}) {
   if (!response.ok) {
     const code = data && data.error ? data.error.code : null;
     const said = data && data.error ? data.error.message : null;
-    const error = new Error(pageWords(said, response.status, code));
+    // `words` keeps the backticks for errorBox (shown as code); `message` has quotes instead, for
+    // pages that set it as plain text.
+    const words = pageWords(said, response.status, code);
+    const error = new Error(words.replace(/`([^`]*)`/g, "“$1”"));
+    error.words = words;
     error.status = response.status;
     error.code = code;
     throw error;
@@ -60,7 +64,7 @@ async function api(path, options = {}) {
 }
 // The API's sentences are written for people, but a few also tell API clients which route to call
 // next ("start again with POST /api/v1/…"). A page never shows a route or JSON: such a sentence is
-// replaced by words for its error code. Backticks stay (they mark a command; withCode shows them).
+// replaced by words for its error code.
 const ERROR_WORDS = {
   confirmation_invalid: "That confirmation ran out or was already used, so nothing was deleted. Start again if you still want to delete.",
   key_required: "This browser is not paired with the device yet.",
@@ -86,7 +90,7 @@ const zoneBadge = (zone) => el("span", { class: `zone ${zone}` }, zone);
 // Text from the core or the API (the Learn text, board check's words, some errors) marks a command
 // between backticks: shown as code, never as literal backticks.
 function withCode(text) { return String(text).split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)); }
-function errorBox(error) { return el("p", { class: "status error", role: "alert" }, withCode(error.message || String(error))); }
+function errorBox(error) { return el("p", { class: "status error", role: "alert" }, withCode(error.words || error.message || String(error))); }
 function emptyFirstSession() {
   return el("div", { class: "card" },
     el("h2", {}, "No sessions yet"),

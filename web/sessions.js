@@ -90,7 +90,7 @@ async function pageSessions(params) {
     if (location.hash !== shown) return;
     // Mode and dates were checked above, so a refused query is the interval: its words go beside it.
     if (error.code === "invalid_request" && filters.interval) {
-      say("interval", error.message);
+      say("interval", error.words || error.message);
       results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"),
         el("p", { class: "status error", role: "alert" }, "Nothing was searched: correct the filter marked above."));
     } else results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"), errorBox(error));

@@ -21,7 +21,7 @@ async function pageSettings(flash) {
       return true;
     } catch (error) {
       target.className = "status error";
-      target.replaceChildren(...withCode(error.code === "version_conflict" ? "The settings were changed elsewhere meanwhile; the page has been reloaded with them. Make your change again." : error.message));
+      target.replaceChildren(...withCode(error.code === "version_conflict" ? "The settings were changed elsewhere meanwhile; the page has been reloaded with them. Make your change again." : error.words || error.message));
       if (error.code === "version_conflict") setTimeout(pageSettings, 1500);
       return false;
     }

@@ -235,7 +235,11 @@ async function api(path, options = {}) {
   if (!response.ok) {
     const code = data && data.error ? data.error.code : null;
     const said = data && data.error ? data.error.message : null;
-    const error = new Error(pageWords(said, response.status, code));
+    // `words` keeps the backticks for errorBox (shown as code); `message` has quotes instead, for
+    // pages that set it as plain text.
+    const words = pageWords(said, response.status, code);
+    const error = new Error(words.replace(/`([^`]*)`/g, "“$1”"));
+    error.words = words;
     error.status = response.status;
     error.code = code;
     throw error;
@@ -244,7 +248,7 @@ async function api(path, options = {}) {
 }
 // The API's sentences are written for people, but a few also tell API clients which route to call
 // next ("start again with POST /api/v1/…"). A page never shows a route or JSON: such a sentence is
-// replaced by words for its error code. Backticks stay (they mark a command; withCode shows them).
+// replaced by words for its error code.
 const ERROR_WORDS = {
   confirmation_invalid: "That confirmation ran out or was already used, so nothing was deleted. Start again if you still want to delete.",
   key_required: "This browser is not paired with the device yet.",
@@ -270,7 +274,7 @@ const zoneBadge = (zone) => el("span", { class: `zone ${zone}` }, zone);
 // Text from the core or the API (the Learn text, board check's words, some errors) marks a command
 // between backticks: shown as code, never as literal backticks.
 function withCode(text) { return String(text).split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)); }
-function errorBox(error) { return el("p", { class: "status error", role: "alert" }, withCode(error.message || String(error))); }
+function errorBox(error) { return el("p", { class: "status error", role: "alert" }, withCode(error.words || error.message || String(error))); }
 function emptyFirstSession() {
   return el("div", { class: "card" },
     el("h2", {}, "No sessions yet"),
@@ -280,7 +284,7 @@ function emptyFirstSession() {
     el("p", {}, el("a", { href: "#/learn" }, "How the modes work")));
 }
 function setTitle(text) { document.title = `${text} · Chronoception`; }
-"""#####, "9385068ceb526c08"),
+"""#####, "0aac229f88d3b400"),
         "/format.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: SPEC §1's display rule for durations.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -389,13 +393,13 @@ async function pageHome() {
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/app.css?v=23fa49d5eafed2cb">
 <script src="/format.js?v=2d02caaeb62f8092" defer></script>
-<script src="/core.js?v=9385068ceb526c08" defer></script>
+<script src="/core.js?v=0aac229f88d3b400" defer></script>
 <script src="/live.js?v=a50fee83e2745c78" defer></script>
 <script src="/home.js?v=d7b244f084494639" defer></script>
 <script src="/progress.js?v=d6c532eb6b344f57" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
-<script src="/settings.js?v=983de2b40989ba57" defer></script>
-<script src="/sessions.js?v=17d046468e5602fd" defer></script>
+<script src="/settings.js?v=ea1331a347bc41ae" defer></script>
+<script src="/sessions.js?v=203fd8ca5cf417df" defer></script>
 <script src="/pair.js?v=d62687862bbf80e0" defer></script>
 <script src="/keys.js?v=79a8397049303123" defer></script>
 <script src="/app.js?v=4ccbdf87f469a3f5" defer></script>
@@ -416,7 +420,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "bf89c0f6c4b4dc9d"),
+"""#####, "c03702055d3d6a5b"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -1026,7 +1030,7 @@ async function pageSessions(params) {
     if (location.hash !== shown) return;
     // Mode and dates were checked above, so a refused query is the interval: its words go beside it.
     if (error.code === "invalid_request" && filters.interval) {
-      say("interval", error.message);
+      say("interval", error.words || error.message);
       results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"),
         el("p", { class: "status error", role: "alert" }, "Nothing was searched: correct the filter marked above."));
     } else results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"), errorBox(error));
@@ -1064,7 +1068,7 @@ async function pageSessions(params) {
   tell();
   results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"), count, list, el("div", { class: "row" }, more));
 }
-"""#####, "17d046468e5602fd"),
+"""#####, "203fd8ca5cf417df"),
         "/settings.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Settings page.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -1089,7 +1093,7 @@ async function pageSettings(flash) {
       return true;
     } catch (error) {
       target.className = "status error";
-      target.replaceChildren(...withCode(error.code === "version_conflict" ? "The settings were changed elsewhere meanwhile; the page has been reloaded with them. Make your change again." : error.message));
+      target.replaceChildren(...withCode(error.code === "version_conflict" ? "The settings were changed elsewhere meanwhile; the page has been reloaded with them. Make your change again." : error.words || error.message));
       if (error.code === "version_conflict") setTimeout(pageSettings, 1500);
       return false;
     }
@@ -1188,6 +1192,6 @@ async function pageSettings(flash) {
   main.lastChild.replaceWith(defaults, fearCard, healthCard, dataCard, keysCard(keys.keys)); // keys.js
   if (flash) dataNote.focus();
 }
-"""#####, "983de2b40989ba57"),
+"""#####, "ea1331a347bc41ae"),
     ]
 }
