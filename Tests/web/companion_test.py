@@ -111,7 +111,8 @@ def page_list(base):
     session = next(s for s in recent if s["status"] == "completed" and s["mode"] != "passive")
     day = next(p["day"] for p in api(base, "/progress/daily?days=30")["time_acuity"] if p["value"] is not None)
     return [("welcome", "#/welcome"), ("home", "#/home"), ("progress", "#/progress"), ("learn", "#/learn"),
-            ("settings", "#/settings"), ("session", "#/session/" + session["session_id"]), ("day", "#/day/" + day)]
+            ("settings", "#/settings"), ("session", "#/session/" + session["session_id"]), ("day", "#/day/" + day),
+            ("sessions", "#/sessions?mode=challenge")]
 
 
 def test_pages(base, artifacts):
