@@ -18,7 +18,7 @@ function keysCard(keys) {
   for (const key of keys) {
     list.append(el("li", { class: "spread", "data-key": key.id },
       el("div", {},
-        el("p", {}, el("strong", { "data-role": "key-name" }, key.name), key.current ? el("span", { class: "badge info", "data-role": "this-browser" }, "this browser") : null),
+        el("p", {}, el("strong", { "data-role": "key-name" }, key.name), key.current ? [" ", el("span", { class: "badge info", "data-role": "this-browser" }, "this browser")] : null),
         el("p", { class: "hint", "data-role": "key-origin" }, keyOrigin(key), ` · added ${when(key.created_at)}`),
         el("p", { class: "hint", "data-role": "key-last-used" }, key.last_used_at ? `Last used ${when(key.last_used_at)}` : "Not used yet")),
       el("button", { type: "button", class: "secondary", "aria-label": `Revoke ${key.name}`, onclick: async (event) => {

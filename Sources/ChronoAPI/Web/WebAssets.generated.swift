@@ -401,7 +401,7 @@ async function pageHome() {
 <script src="/settings.js?v=ea1331a347bc41ae" defer></script>
 <script src="/sessions.js?v=203fd8ca5cf417df" defer></script>
 <script src="/pair.js?v=d62687862bbf80e0" defer></script>
-<script src="/keys.js?v=79a8397049303123" defer></script>
+<script src="/keys.js?v=0720e1ece53f283f" defer></script>
 <script src="/app.js?v=4ccbdf87f469a3f5" defer></script>
 </head>
 <body>
@@ -420,7 +420,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "c03702055d3d6a5b"),
+"""#####, "ceb7ce1a4a3605d5"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -442,7 +442,7 @@ function keysCard(keys) {
   for (const key of keys) {
     list.append(el("li", { class: "spread", "data-key": key.id },
       el("div", {},
-        el("p", {}, el("strong", { "data-role": "key-name" }, key.name), key.current ? el("span", { class: "badge info", "data-role": "this-browser" }, "this browser") : null),
+        el("p", {}, el("strong", { "data-role": "key-name" }, key.name), key.current ? [" ", el("span", { class: "badge info", "data-role": "this-browser" }, "this browser")] : null),
         el("p", { class: "hint", "data-role": "key-origin" }, keyOrigin(key), ` · added ${when(key.created_at)}`),
         el("p", { class: "hint", "data-role": "key-last-used" }, key.last_used_at ? `Last used ${when(key.last_used_at)}` : "Not used yet")),
       el("button", { type: "button", class: "secondary", "aria-label": `Revoke ${key.name}`, onclick: async (event) => {
@@ -464,7 +464,7 @@ function keysCard(keys) {
       el("code", {}, "chronoception companion keys add NAME"), "."),
     note);
 }
-"""#####, "79a8397049303123"),
+"""#####, "0720e1ece53f283f"),
         "/learn.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Learn page.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
