@@ -2340,11 +2340,16 @@ enum OpenAPIDocument {
             "description": "Logged in; Set-Cookie carries the key."
           },
           "403": {
-            "description": "login_link_invalid: unknown, used or expired.",
+            "description": "login_link_invalid: unknown, used or expired. A request that accepts text/html (a browser) gets a short page in words leading to the companion's first page, where the browser can pair.",
             "content": {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Error"
+                }
+              },
+              "text/html": {
+                "schema": {
+                  "type": "string"
                 }
               }
             }
@@ -2412,6 +2417,8 @@ enum OpenAPIDocument {
           "name",
           "kind",
           "created_at",
+          "paired_from",
+          "last_used_at",
           "current"
         ],
         "properties": {
@@ -2426,6 +2433,16 @@ enum OpenAPIDocument {
           },
           "created_at": {
             "type": "string"
+          },
+          "paired_from": {
+            "type": "string",
+            "nullable": true,
+            "description": "The requester's address when it paired (an IP address, loopback or unix-socket); null for keys made at the command line or by a login link."
+          },
+          "last_used_at": {
+            "type": "string",
+            "nullable": true,
+            "description": "The latest request with this key as this server saw it (UTC, ISO 8601); null if never used. The store keeps it to within a minute (written at most once a minute per key)."
           },
           "current": {
             "type": "boolean"
