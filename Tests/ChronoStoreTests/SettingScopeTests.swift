@@ -4,10 +4,12 @@ import Testing
 
 @Suite("Setting scope")
 struct SettingScopeTests {
-    @Test("the local-only settings are exactly the ones sync never carries")
+    @Test("sync carries every setting but the local-only ones and glanceable-privacy")
     func localOnlyIsNotSynced() {
         #expect(Set(SettingKey.allCases.filter(\.isLocalOnly).map(\.rawValue)) == ["health-log-file", "wall-clock-check"])
-        #expect(Set(SettingKey.allCases.filter { !$0.isLocalOnly }.map(\.rawValue)) == PreferenceMerge.syncedKeys)
+        #expect(Set(SettingKey.allCases.filter(\.isSynced).map(\.rawValue)) == PreferenceMerge.syncedKeys)
+        // Per-device but changeable from a paired phone: neither local-only nor synced.
+        #expect(Set(SettingKey.allCases.filter { !$0.isLocalOnly && !$0.isSynced }.map(\.rawValue)) == ["glanceable-privacy"])
     }
 
     @Test("preference clocks from outside are bounded: out-of-range stamps are ignored and the next clock never overflows")

@@ -91,11 +91,12 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
             patterns.assign(ranked: presets)
             var nextWithPattern = next
             if let pattern = patterns.pattern(for: next.interval) { nextWithPattern.intervalPattern = pattern }
-            let snapshot = DeviceSnapshot(
+            var snapshot = DeviceSnapshot(
                 nextConfiguration: nextWithPattern, lastSessionID: state.lastSessionID, presets: presets, patterns: patterns,
                 defaults: SessionResolver.defaults(flags: flags, settings: settings, board: state.board),
                 healthStatus: health, fearAllowed: SessionResolver.fearAllowed(flags: flags, settings: settings),
                 lastCompleted: lastCompleted)
+            snapshot.glanceablePrivacy = settings.glanceablePrivacy
             state.lastGood = snapshot
             return snapshot
         }

@@ -48,7 +48,8 @@ struct StatusCommand: ParsableCommand {
         }
         let path = stateFile ?? StateFile.defaultPath()
         if format == .waybar {
-            print(WaybarStatus.line(stateFileText: StateFile(path: path).read(), lastSession: lastCompletedSession()))
+            let glance = storeGlance()
+            print(WaybarStatus.line(stateFileText: StateFile(path: path).read(), lastSession: glance.last, hideScores: glance.hideScores))
             return
         }
         let shown = TerminalSafeText.quoted(path, limit: 200)
@@ -75,12 +76,14 @@ struct StatusCommand: ParsableCommand {
         for line in StateFileText.lines(object) { print(TerminalSafeText.sanitized(line)) }
     }
 
-    /// The store's last completed session, read only: a missing store is no session (never created here),
-    /// and a store that cannot be read leaves the bar showing the device state alone.
-    func lastCompletedSession() -> ProgressReport.SessionLine? {
+    /// The store's last completed session and its `glanceable-privacy` setting, read only: a missing
+    /// store is no session (never created here), and a store that cannot be read leaves the bar showing
+    /// the device state alone.
+    func storeGlance() -> (last: ProgressReport.SessionLine?, hideScores: Bool) {
         guard let location = try? StoreLocation.resolve(explicit: dataDirectory, environment: ProcessInfo.processInfo.environment, runningAsService: false),
               access(location.databasePath, R_OK) == 0,
-              let store = try? ChronoStore.open(location) else { return nil }
-        return try? store.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first
+              let store = try? ChronoStore.open(location) else { return (nil, false) }
+        return (try? store.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first,
+                (try? store.settings().glanceablePrivacy) ?? false)
     }
 }

@@ -16,8 +16,12 @@ enum StatusFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
 /// `class` (the device state, lower-case, for CSS) and `alt`. During a Challenge or Fear attempt it
 /// shows the attempt number only, never a clock: the bar must not give the answer away.
 enum WaybarStatus {
-    static func line(stateFileText: String?, lastSession: ProgressReport.SessionLine?) -> String {
-        let state = stateFileText.flatMap { $0.data(using: .utf8) }.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+    /// - Parameter hideScores: the store's `glanceable-privacy`; a file whose writer withheld results
+    ///   (`glanceable_privacy: true`) is shown withheld too. `GlanceablePrivacy` decides what goes.
+    static func line(stateFileText: String?, lastSession: ProgressReport.SessionLine?, hideScores: Bool = false) -> String {
+        let read = stateFileText.flatMap { $0.data(using: .utf8) }.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        let hidden = hideScores || ((read?[GlanceablePrivacy.member] as? NSNumber)?.boolValue ?? false)
+        let state = read.map { GlanceablePrivacy.shown($0, hidden: hidden) }
         func field(_ key: String) -> String? {
             switch state?[key] {
             case let value as String: return value
@@ -25,15 +29,17 @@ enum WaybarStatus {
             default: return nil
             }
         }
-        // The state file's own last_session when its writer fills it; else the store's.
-        let fromStateFile = (state?["last_session"] as? [String: Any]).flatMap { last -> String? in
+        // The state file's own last_session when its writer fills it; else the store's, in the file's
+        // shape, so the privacy switch treats both alike.
+        let fromStore = lastSession.flatMap { session -> [String: Any]? in
+            var last: [String: Any] = ["date": session.startedAt.localDayText, "interval": session.interval.description]
+            if let score = session.timeAcuityScore { last["time_acuity_score"] = NSNumber(value: score) }
+            return GlanceablePrivacy.shown(["last_session": last], hidden: hidden)["last_session"] as? [String: Any]
+        }
+        let last = ((state?["last_session"] as? [String: Any]) ?? fromStore).flatMap { last -> String? in
             guard let date = last["date"] as? String, let interval = last["interval"] as? String else { return nil }
             let score = (last["time_acuity_score"] as? NSNumber).map { " · \($0.intValue)" } ?? ""
             return "\(date) \(interval)\(score)"
-        }
-        let last = fromStateFile ?? lastSession.map { session -> String in
-            let score = session.timeAcuityScore.map { " · \($0)" } ?? ""
-            return "\(session.startedAt.localDayText) \(session.interval.description)\(score)"
         }
         let deviceState = field("state") ?? "Stopped"
         var running = state != nil
@@ -58,6 +64,7 @@ enum WaybarStatus {
         }
         if let last { tooltip.append("Last session: \(last)") }
         if let health = field("health") { tooltip.append("Health log: \(health)") }
+        if hidden { tooltip.append("Scores hidden (glanceable-privacy is on).") }
         let object: [String: String] = [
             "text": text,
             "tooltip": tooltip.joined(separator: "\n"),

@@ -52,7 +52,9 @@ public final class DeviceDaemonController: LoopController {
     }
 
     public func start(at now: MonotonicInstant) -> [LoopAction] {
-        enterIdle(at: now, announce: true)
+        // Stamped like every later state: the first file already names the last session and withholds
+        // its score when glanceable-privacy is on.
+        stamped(enterIdle(at: now, announce: true))
     }
 
     public var nextDeadline: MonotonicInstant? {
@@ -290,6 +292,7 @@ public final class DeviceDaemonController: LoopController {
             guard case .state(var state) = action else { return action }
             state.pairingRequest = pairings.current?.requester
             state.lastSession = snapshot.lastCompleted
+            state.glanceablePrivacy = snapshot.glanceablePrivacy
             return .state(state)
         }
     }

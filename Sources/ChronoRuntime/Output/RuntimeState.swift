@@ -7,7 +7,7 @@ import ChronoCore
 /// written on state changes and never on a timer.
 public struct RuntimeState: Hashable, Sendable {
     /// The file format's version; bumped when a key is added or changes meaning (2: `pairing_request`;
-    /// 3: `next_session`).
+    /// 3: `next_session`, `glanceable_privacy`).
     public static let formatVersion = 3
 
     /// What the device is doing (the file's `state`).
@@ -39,6 +39,9 @@ public struct RuntimeState: Hashable, Sendable {
     /// The last completed session, for glanceable surfaces (the complication/widget analogue): its
     /// local date, interval and Time Acuity score. Filled by whoever publishes the state.
     public var lastSession: LastSession?
+    /// The `glanceable-privacy` setting: the file withholds results (`GlanceablePrivacy` decides which).
+    /// A member of the value, so turning the switch re-publishes the file at once.
+    public var glanceablePrivacy = false
 
     /// The last completed session as the state file shows it.
     public struct LastSession: Hashable, Sendable {
@@ -117,9 +120,10 @@ public struct RuntimeState: Hashable, Sendable {
                 ("time_acuity_score", last.timeAcuityScore.map { .int($0) } ?? .null),
             ])
         })
+        add(GlanceablePrivacy.member, .bool(glanceablePrivacy))
         add("updated", .string(updated.iso8601))
         add("pid", .int(Int(pid)))
-        return .object(members)
+        return GlanceablePrivacy.shown(.object(members), hidden: glanceablePrivacy)
     }
 }
 

@@ -37,6 +37,7 @@ public enum StateFileText {
         if let feedback = text("last_feedback") { lines.append("Last feedback: \(feedback)") }
         if let sound = text("fear_sound") { lines.append("Fear sound: \(sound)") }
         if let health = text("health") { lines.append("Health log: \(health)") }
+        if (object["glanceable_privacy"] as? NSNumber)?.boolValue == true { lines.append("Scores: hidden (glanceable-privacy is on)") }
         if let updated = text("updated") { lines.append("Updated: \(updated)") }
         return lines
     }

@@ -10,6 +10,8 @@ public struct SessionContext: Sendable {
     public var soundAudibility: SoundStatus
     /// The health log's status for the state file (`on`, `off`, `failing: …`).
     public var healthStatus: String
+    /// The `glanceable-privacy` setting: the state file withholds results (`GlanceablePrivacy`).
+    public var glanceablePrivacy = false
 
     public init(board: String, pressHint: String, soundAudibility: SoundStatus, healthStatus: String) {
         self.board = board

@@ -93,6 +93,7 @@ final class SessionRunner {
         state.sessionID = sessionID
         state.fearSound = fearSound
         state.lastFeedback = lastFeedback
+        state.glanceablePrivacy = context.glanceablePrivacy
         if configuration.mode.usesAttempts {
             state.attemptCount = configuration.plannedCount
             switch engine.phase {

@@ -15,11 +15,18 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case wallClockCheck = "wall-clock-check"
     case autoStartNextAttempt = "auto-start"
     case longPressMilliseconds = "long-press-ms"
+    case glanceablePrivacy = "glanceable-privacy"
 
     /// Settings about this machine itself — a file path on it, its own clock — that only its local
     /// user changes: the device API refuses them from a paired key beyond loopback, and sync never
     /// carries them (`PreferenceMerge.syncedKeys` leaves them out; a test checks the two agree).
     public var isLocalOnly: Bool { self == .healthLogFile || self == .wallClockCheck }
+
+    /// Whether sync carries the setting (`PreferenceMerge.syncedKeys`; a test checks the two agree):
+    /// not the local-only ones, and not `glanceable-privacy` — what this device's own state file and
+    /// status bar show is a choice for where it stands, which a paired phone may change but a
+    /// collector must not set for every device.
+    public var isSynced: Bool { !isLocalOnly && self != .glanceablePrivacy }
 
     /// The range accepted for the long press: shorter than half a second is an ordinary tap for many
     /// people; longer than 5 s is no longer a gesture.
@@ -38,6 +45,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .wallClockCheck: return "Hold health records back while the kernel says the wall clock is not synchronised: on or off."
         case .autoStartNextAttempt: return "Start the next attempt by itself after the feedback: on or off."
         case .longPressMilliseconds: return "How long a press must be held to count as a long press, in ms (\(Self.longPressRange.lowerBound) to \(Self.longPressRange.upperBound))."
+        case .glanceablePrivacy: return "Hide scores and feedback from the state file and the status bar (what the device is doing stays): on or off."
         }
     }
 
@@ -55,6 +63,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .wallClockCheck: return "on"
         case .autoStartNextAttempt: return "off"
         case .longPressMilliseconds: return String(GestureSettings.defaultLongPress.milliseconds)
+        case .glanceablePrivacy: return "off"
         }
     }
 
@@ -77,7 +86,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 throw .invalidValue("\(rawValue) must be a whole number from \(SessionConfiguration.countRange.lowerBound) to \(SessionConfiguration.countRange.upperBound); got '\(text)'.")
             }
             return String(count)
-        case .fearMode, .healthLogging, .wallClockCheck, .autoStartNextAttempt:
+        case .fearMode, .healthLogging, .wallClockCheck, .autoStartNextAttempt, .glanceablePrivacy:
             switch text.lowercased() {
             case "on", "true", "yes", "1": return "on"
             case "off", "false", "no", "0": return "off"

@@ -28,6 +28,8 @@ public struct StoreSettings: Hashable, Sendable {
     public var healthLogPath: String { self[.healthLogFile] }
     public var wallClockCheck: Bool { self[.wallClockCheck] == "on" }
     public var autoStartNextAttempt: Bool { self[.autoStartNextAttempt] == "on" }
+    /// Glanceable surfaces (the state file, the status bar) withhold results (`GlanceablePrivacy`).
+    public var glanceablePrivacy: Bool { self[.glanceablePrivacy] == "on" }
     /// A stored value outside the setting's range (a database edited by hand) falls back to the default.
     public var longPress: TimeSpan {
         guard let value = Int(self[.longPressMilliseconds]), SettingKey.longPressRange.contains(value) else {

@@ -43,9 +43,10 @@ enum LiveSession {
         if mode == .fear { sound = drivers.openSound() }
         defer { sound.output?.close() }
 
-        let context = SessionContext(board: drivers.board.name, pressHint: drivers.pressHint,
+        var context = SessionContext(board: drivers.board.name, pressHint: drivers.pressHint,
                                      soundAudibility: sound.status,
                                      healthStatus: HealthNotes.stateText(settings: settings, store: store))
+        context.glanceablePrivacy = settings.glanceablePrivacy
         let controller = SingleSessionController(configuration: configuration, context: context)
         let motor = drivers.motorSettings
         let loop = try SessionLoop(
