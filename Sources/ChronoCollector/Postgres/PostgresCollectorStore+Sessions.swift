@@ -22,6 +22,9 @@ extension PostgresCollectorStore {
                 let query = Self.unnestInsert(table: "session", columns: CollectorSchema.sessionColumns, rows: rows,
                                               suffix: "ON CONFLICT DO NOTHING RETURNING id")
                 for row in try await Self.all(connection, query, logger) { inserted.insert(try row[0].decode(String.self)) }
+                if let update = Self.noteUpdate(plan.sessions.filter { !inserted.contains($0.wire.id) }, deviceID: deviceID) {
+                    try await connection.query(update, logger: logger)
+                }
                 var attempts: [[CollectorValue]] = [], boundaries: [[CollectorValue]] = []
                 var attached = Set<String>()
                 // A session twice in one batch is inserted once; its attempts go with the first.
@@ -54,6 +57,27 @@ extension PostgresCollectorStore {
             return SyncReceipt(accepted: inserted.count, duplicates: plan.sessions.count - inserted.count,
                                acknowledgedThrough: plan.batch.cursorThrough, preferences: merged)
         }
+    }
+
+    /// Sessions this collector has, sent again by their own device: only the note may differ (the
+    /// device re-sends a session whose note changed); every other column stays as first stored. One
+    /// statement for the batch (the last copy of an id wins, as the device sends it once); nil when
+    /// there are none.
+    static func noteUpdate(_ duplicates: [IngestPlan.Session], deviceID: String) -> PostgresQuery? {
+        var notes: [String: String?] = [:]
+        for session in duplicates { notes[session.wire.id] = session.wire.note }
+        guard !notes.isEmpty else { return nil }
+        let ids = notes.keys.sorted()
+        var bindings = PostgresBindings()
+        bindings.append(ids)
+        bindings.append(ids.map { notes[$0].flatMap { $0 } ?? "" })
+        bindings.append(ids.map { notes[$0].flatMap { $0 } == nil })
+        bindings.append(deviceID)
+        return PostgresQuery(unsafeSQL: """
+            UPDATE session AS s SET note = u.note
+            FROM (SELECT id, CASE WHEN n THEN NULL ELSE v END AS note FROM UNNEST($1::text[], $2::text[], $3::bool[]) AS t(id, v, n)) AS u
+            WHERE lower(s.id) = lower(u.id) AND s.device_id = $4 AND s.note IS DISTINCT FROM u.note
+            """, binds: bindings)
     }
 
     /// `INSERT INTO table (columns) SELECT … FROM UNNEST($1::type[], …)`: one array per column, and for

@@ -30,7 +30,7 @@ public enum CollectorCSV {
             sessionID: wire.id, outcome: outcome, isRunning: false, anchor: wire.anchor, board: wire.board,
             wallClockSynchronised: wire.wallClockSynchronised, bootID: "",
             boundariesFired: wire.boundaries.map { $0.firedMonotonicNanoseconds.map(MonotonicInstant.init(nanoseconds:)) },
-            healthLedger: nil)
+            healthLedger: nil, note: wire.note)
         let device = [stored.deviceID, stored.deviceName, stored.participant ?? ""]
         return ChronoStore.csvRows(session).map { row in
             var row = row

@@ -14,11 +14,18 @@ extension SQLiteCollectorStore {
             let insertSession = try db.cachedStatement(sql: "INSERT INTO session (\(SessionRowCodec.columnList())) VALUES (\(placeholders)) ON CONFLICT DO NOTHING")
             let insertAttempt = try db.cachedStatement(sql: "INSERT INTO attempt (session_id, attempt_index, start_mono_ns, tap_mono_ns) VALUES (?, ?, ?, ?)")
             let insertBoundary = try db.cachedStatement(sql: "INSERT INTO boundary (session_id, position, boundary_index, due_mono_ns, fired_mono_ns) VALUES (?, ?, ?, ?, ?)")
+            // A session this collector has, sent again by its own device: only the note may differ
+            // (the device re-sends a session whose note changed); every other column stays as first stored.
+            let updateNote = try db.cachedStatement(sql: "UPDATE session SET note = ? WHERE lower(id) = lower(?) AND device_id = ? AND note IS NOT ?")
             var accepted = 0, duplicates = 0
             for session in plan.sessions {
                 let values = SessionRowCodec.values(session, deviceID: deviceID, receivedUnixNanoseconds: now)
                 try insertSession.execute(arguments: StatementArguments(values.map(DatabaseValue.init)))
-                guard db.changesCount == 1 else { duplicates += 1; continue }
+                guard db.changesCount == 1 else {
+                    duplicates += 1
+                    try updateNote.execute(arguments: [session.wire.note, session.wire.id, deviceID, session.wire.note])
+                    continue
+                }
                 accepted += 1
                 let id = session.wire.id
                 for attempt in session.wire.attempts {

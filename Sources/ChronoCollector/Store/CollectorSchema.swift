@@ -26,6 +26,9 @@ public enum CollectorSchema {
     public static let sessionColumns = version1SessionColumns + [
         // Version 2: the timing flag (`SyncedSession.timingLateNanoseconds`); NULL from older devices.
         (name: "timing_late_ns", type: ColumnType.integer, nullable: true),
+        // Version 3: the person's note (`SyncedSession.note`); NULL when none and from older devices.
+        // The one column a re-sent session updates (by its own device), every other one is kept.
+        (name: "note", type: ColumnType.text, nullable: true),
     ]
 
     /// The session table as version 1 created it. `id`, `device_id` and `received_ns` come first.
@@ -110,6 +113,8 @@ public enum CollectorSchema {
         Migration(sqlite: version1(postgres: false), postgres: version1(postgres: true)),
         Migration(sqlite: ["ALTER TABLE session ADD COLUMN timing_late_ns INTEGER"],
                   postgres: ["ALTER TABLE session ADD COLUMN timing_late_ns BIGINT"]),
+        Migration(sqlite: ["ALTER TABLE session ADD COLUMN note TEXT"],
+                  postgres: ["ALTER TABLE session ADD COLUMN note TEXT"]),
     ]
 
     /// The tables a collector's database holds; a database with other tables and no `schema_version` is

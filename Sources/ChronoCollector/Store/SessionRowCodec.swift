@@ -29,6 +29,7 @@ enum SessionRowCodec {
             session.metrics.map { .integer(Int64($0.timeAcuityScore)) } ?? .null,
             session.metrics.map { .real($0.meanAbsErrorSeconds) } ?? .null,
             wire.timingLateNanoseconds.map(CollectorValue.integer) ?? .null,
+            wire.note.map(CollectorValue.text) ?? .null,
         ]
     }
 
@@ -64,6 +65,8 @@ enum SessionRowCodec {
         if case .text(let value) = row[24] { skipReason = value }
         var timingLate: Int64?
         if row.count > 30, case .integer(let value) = row[30] { timingLate = value }
+        var note: String?
+        if row.count > 31, case .text(let value) = row[31] { note = value }
         return SyncedSession(
             id: try text(0), mode: try text(3), status: try text(4), targetIntervalMilliseconds: try integer(5),
             plannedCount: Int(try integer(6)), fearThreshold: try real(7), intervalPattern: try text(8),
@@ -73,7 +76,7 @@ enum SessionRowCodec {
             anchorUnixNanoseconds: try integer(16), anchorMonotonicNanoseconds: try integer(17), utcOffsetSeconds: Int(try integer(18)),
             wallClockSynchronised: try boolean(19), board: try text(20), soundAudibleAtStart: try boolean(21),
             fearSoundEffective: try boolean(22), attempts: attempts, boundaries: boundaries, healthDecision: try text(23),
-            healthSkipReason: skipReason, timingLateNanoseconds: timingLate)
+            healthSkipReason: skipReason, timingLateNanoseconds: timingLate, note: note)
     }
 
     /// `a, b, c` of every session column, optionally prefixed (`s.a, s.b`).
