@@ -50,6 +50,7 @@ async function pageHome() {
       el("ul", {}, el("li", {}, el("a", { href: "#/learn" }, "The three modes: Challenge, Passive and Fear")),
         el("li", {}, el("a", { href: "#/learn" }, "Reading your numbers: typical error, zones, Time Acuity")),
         el("li", {}, el("a", { href: "#/welcome" }, "Setup and the health log again")))));
+  syncHint(main.firstChild); // sync.js: one line under the title only when sync needs a look
   renderLive();
   let data;
   try { data = await api("/device"); } catch (error) { status.replaceChildren(errorBox(error)); return; }

@@ -354,6 +354,7 @@ async function pageHome() {
       el("ul", {}, el("li", {}, el("a", { href: "#/learn" }, "The three modes: Challenge, Passive and Fear")),
         el("li", {}, el("a", { href: "#/learn" }, "Reading your numbers: typical error, zones, Time Acuity")),
         el("li", {}, el("a", { href: "#/welcome" }, "Setup and the health log again")))));
+  syncHint(main.firstChild); // sync.js: one line under the title only when sync needs a look
   renderLive();
   let data;
   try { data = await api("/device"); } catch (error) { status.replaceChildren(errorBox(error)); return; }
@@ -381,7 +382,7 @@ async function pageHome() {
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
     el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
 }
-"""#####, "d7b244f084494639"),
+"""#####, "96de6b2af24487ab"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -395,13 +396,15 @@ async function pageHome() {
 <script src="/format.js?v=2d02caaeb62f8092" defer></script>
 <script src="/core.js?v=0aac229f88d3b400" defer></script>
 <script src="/live.js?v=a50fee83e2745c78" defer></script>
-<script src="/home.js?v=d7b244f084494639" defer></script>
+<script src="/home.js?v=96de6b2af24487ab" defer></script>
 <script src="/progress.js?v=d6c532eb6b344f57" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
-<script src="/settings.js?v=ea1331a347bc41ae" defer></script>
+<script src="/settings.js?v=e588dc37d412429d" defer></script>
 <script src="/sessions.js?v=203fd8ca5cf417df" defer></script>
 <script src="/pair.js?v=d62687862bbf80e0" defer></script>
 <script src="/keys.js?v=0720e1ece53f283f" defer></script>
+<script src="/sync.js?v=e23f4a6f4168de71" defer></script>
+<script src="/privacy.js?v=0a39ea5785b8ad13" defer></script>
 <script src="/app.js?v=4ccbdf87f469a3f5" defer></script>
 </head>
 <body>
@@ -420,7 +423,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "ceb7ce1a4a3605d5"),
+"""#####, "badc2d777ea6842f"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -758,6 +761,24 @@ function pagePair(done) {
   }
 }
 """#####, "d62687862bbf80e0"),
+        "/privacy.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: the glanceable-privacy switch on Settings (the original's "hide sensitive
+// text on the lock screen"): the state file and a desktop bar then show no feedback and no score.
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
+// `values` as GET /settings gave them; `save(values, note)` is Settings' own writer
+// (it keeps the settings' version, so the other cards' next save is not refused as stale).
+function privacyCard(values, save) {
+  const note = el("p", { class: "status", role: "status", hidden: true });
+  const box = el("input", { type: "checkbox", id: "s-glanceable-privacy", checked: values["glanceable-privacy"] === "on", "aria-describedby": "d-glanceable-privacy" });
+  box.addEventListener("change", async () => { if (!(await save({ "glanceable-privacy": box.checked ? "on" : "off" }, note))) box.checked = !box.checked; });
+  return el("section", { class: "card", "aria-labelledby": "st-privacy", "data-role": "privacy-card" },
+    el("h2", { id: "st-privacy" }, "Privacy at a glance"),
+    el("p", { id: "d-glanceable-privacy" }, "The device's status file and a desktop status bar show what it is doing, for anyone who passes by. ",
+      "Turn this on to keep your results off them: no feedback and no score, only the state, the mode, the interval and the attempt count. This page still shows everything."),
+    el("label", { class: "inline" }, box, "Hide scores and feedback"), note);
+}
+"""#####, "0a39ea5785b8ad13"),
         "/progress.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Progress, a day's sessions and one session.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -1189,9 +1210,44 @@ async function pageSettings(flash) {
     el("p", {}, "Deletes every session, preset and setting on the device, in two steps. The health log file is left untouched."),
     el("div", { class: "row" }, el("button", { type: "button", class: "danger", id: "delete-start", onclick: deleteStep1 }, "Delete all data…")), dataNote);
 
-  main.lastChild.replaceWith(defaults, fearCard, healthCard, dataCard, keysCard(keys.keys)); // keys.js
+  main.lastChild.replaceWith(defaults, fearCard, healthCard, privacyCard(v, save), syncCard(), dataCard, keysCard(keys.keys)); // keys.js; privacy.js, sync.js
   if (flash) dataNote.focus();
 }
-"""#####, "ea1331a347bc41ae"),
+"""#####, "e588dc37d412429d"),
+        "/sync.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: sync with a collector — the Sync card on Settings, and one line on Home
+// only when something is wrong (failing for more than a day, or a copied data directory). The words
+// are the device's own (`chronoception sync status`'s lines, from GET /sync).
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+"use strict";
+const SYNC_BADGES = { "not-enrolled": ["info", "Not enrolled"], failing: ["warning", "Failing"], ok: ["ok", "Working"] };
+function syncLabel(label) { return label.charAt(0).toUpperCase() + label.slice(1); }
+
+// The card, filled when GET /sync answers; Settings places it.
+function syncCard() {
+  const heading = () => el("h2", { id: "st-sync" }, "Sync");
+  const card = el("section", { class: "card", "aria-labelledby": "st-sync", "data-role": "sync-card" }, heading(), el("p", { class: "muted" }, "Loading…"));
+  api("/sync").then((s) => {
+    const state = s.copied_from_another_machine || s.consecutive_failures > 0 ? "failing" : s.enrolled ? "ok" : "not-enrolled";
+    const [kind, words] = SYNC_BADGES[state];
+    card.dataset.state = state;
+    card.replaceChildren(heading(),
+      el("p", {}, el("span", { class: `badge ${kind}`, "data-role": "sync-badge" }, words)),
+      el("ul", { class: "plain sync-lines" }, s.lines.map((line) =>
+        el("li", { "data-role": "sync-line", "data-label": line.label.split(" (")[0] }, el("strong", {}, syncLabel(line.label)), ": ", withCode(line.text)))),
+      el("p", { class: "hint" }, "Enrolling and sending happen on the device (", el("code", {}, "chronoception sync add"), ", ",
+        el("code", {}, "chronoception sync now"), "); a running device sends by itself."));
+  }).catch((error) => card.replaceChildren(heading(), errorBox(error)));
+  return card;
+}
+
+// Home: after `anchor`, one line linking to Settings when sync needs a look; nothing otherwise.
+async function syncHint(anchor) {
+  let s;
+  try { s = await api("/sync"); } catch (_) { return; }
+  if (!s.attention || !anchor.isConnected) return;
+  anchor.after(el("p", { class: "status error", role: "status", "data-role": "sync-hint" }, el("a", { href: "#/settings" }, s.attention)));
+}
+"""#####, "e23f4a6f4168de71"),
     ]
 }
