@@ -69,7 +69,11 @@ public final class FakeCollector: @unchecked Sendable {
         }
         var accepted = 0, duplicates = 0
         for session in batch.sessions {
-            if state.sessions[session.id] == nil { state.sessions[session.id] = session; accepted += 1 } else { duplicates += 1 }
+            if state.sessions[session.id] == nil { state.sessions[session.id] = session; accepted += 1 } else {
+                // As a collector does: a session sent again may bring a changed note, and nothing else changes.
+                state.sessions[session.id]?.note = session.note
+                duplicates += 1
+            }
         }
         state.preferences = PreferenceMerge.merge(state.preferences, batch.preferences)
         if state.loseAnswers > 0 {

@@ -1,0 +1,39 @@
+import ChronoCore
+import ChronoStore
+import ChronoSync
+import ChronoTesting
+import Foundation
+import Testing
+@testable import ChronoCLI
+
+/// A note travels with its session, and an edit on the device reaches the collector (issue 22).
+@Suite("Sync: a session's note and its edits")
+struct SyncNoteTests {
+    @Test("a note set before the push arrives; an edit after it is sent again and replaces it; a clear clears it")
+    func noteAndEdit() async throws {
+        let fixture = try SyncFixture()
+        defer { fixture.remove() }
+        try fixture.addSessions(3)
+        let collector = FakeCollector()
+        let enrolment = try await fixture.enrol(collector)
+        let ids = try fixture.store.syncOutboxBatch().sessions.map(\.id)
+        try fixture.store.setNote(sessionID: ids[0], note: "after coffee")
+        let first = try await fixture.exchange(collector).pushAll(enrolment: enrolment)
+        #expect(first.line == "sent 3 sessions (3 new, 0 already there); 0 pending")
+        #expect(collector.with { $0.sessions[ids[0]]?.note } == "after coffee")
+        #expect(collector.with { $0.sessions[ids[1]]?.note } == nil)
+
+        try fixture.store.setNote(sessionID: ids[1], note: "tired")
+        try fixture.store.setNote(sessionID: ids[0], note: "after two coffees")
+        #expect(try fixture.store.syncState().pending == 2)
+        let edit = try await fixture.exchange(collector).pushAll(enrolment: enrolment)
+        #expect(edit.line == "sent 2 sessions (0 new, 2 already there); 0 pending")
+        #expect(collector.with { $0.sessions[ids[0]]?.note } == "after two coffees")
+        #expect(collector.with { $0.sessions[ids[1]]?.note } == "tired")
+
+        try fixture.store.setNote(sessionID: ids[0], note: nil)
+        _ = try await fixture.exchange(collector).pushAll(enrolment: enrolment)
+        #expect(collector.with { $0.sessions[ids[0]]?.note } == nil)
+        #expect(collector.with { $0.sessions.count } == 3)
+    }
+}
