@@ -46,14 +46,17 @@ struct CompanionCommand: ParsableCommand {
                         print("No companion keys. Pair from a companion (a long press on the device approves it), or `chronoception companion keys add NAME`.")
                         return
                     }
-                    // The last use is the store's, written by the API server at most once a minute per key.
-                    for key in keys {
-                        let created = WallTimeText.utc(unixSeconds: key.createdUnixSeconds)
-                        let from = key.pairedFrom.map { " from \($0)" } ?? ""
-                        let used = key.lastUsedUnixSeconds.map { "last used \(WallTimeText.utc(unixSeconds: $0))" } ?? "never used"
-                        print("\(key.id)  \(TerminalSafeText.sanitized(key.name, keepNewlines: false))  (\(key.kind.rawValue)\(from), made \(created), \(used))")
-                    }
+                    for key in keys { print(Self.line(key)) }
                 }
+            }
+
+            /// One key: id, name, kind, where it paired from, when it was made and last used. The last
+            /// use is the store's, written by the API server at most once a minute per key.
+            static func line(_ key: APIKeyRecord) -> String {
+                let created = WallTimeText.utc(unixSeconds: key.createdUnixSeconds)
+                let from = key.pairedFrom.map { " from \($0)" } ?? ""
+                let used = key.lastUsedUnixSeconds.map { "last used \(WallTimeText.utc(unixSeconds: $0))" } ?? "never used"
+                return "\(key.id)  \(TerminalSafeText.sanitized(key.name, keepNewlines: false))  (\(key.kind.rawValue)\(from), made \(created), \(used))"
             }
         }
 
