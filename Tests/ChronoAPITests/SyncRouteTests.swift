@@ -23,7 +23,7 @@ struct SyncRouteTests {
         failing.lastFailureCode = "no_route"
         failing.lastFailureMessage = "sync: cannot connect to the collector at 127.0.0.1:8738 (connection refused); check the collector is running."
         #expect(SyncRoutes.json(failing, copied: false, nowUnixNanoseconds: failing.lastAttemptUnixNanoseconds!, offsetAt: utc).compactText
-                == #"{"enrolled":true,"collector_url":"http://127.0.0.1:8738","device_name":"anna-pi","device_id":"D","copied_from_another_machine":false,"pending":2,"last_success_at":"2001-09-09T01:46:40.000+00:00","last_attempt_at":"2001-09-10T02:46:40.000+00:00","consecutive_failures":1,"last_failure_code":"no_route","last_failure":"sync: cannot connect to the collector at 127.0.0.1:8738 (connection refused); check the collector is running.","preference_problem":null,"lines":[{"label":"collector","text":"http://127.0.0.1:8738 as 'anna-pi'"},{"label":"pending","text":"2 sessions"},{"label":"last success","text":"2001-09-09 01:46"},{"label":"failing (2001-09-10 02:46, the first failure)","text":"sync: cannot connect to the collector at 127.0.0.1:8738 (connection refused); check the collector is running."},{"label":"device","text":"D"}],"attention":"Sessions have not reached the collector for more than a day (2 sessions waiting). See Sync in Settings."}"#)
+                == #"{"enrolled":true,"collector_url":"http://127.0.0.1:8738","device_name":"anna-pi","device_id":"D","copied_from_another_machine":false,"pending":2,"last_success_at":"2001-09-09T01:46:40.000+00:00","last_attempt_at":"2001-09-10T02:46:40.000+00:00","consecutive_failures":1,"last_failure_code":"no_route","last_failure":"sync: cannot connect to the collector at 127.0.0.1:8738 (connection refused); check the collector is running.","preference_problem":null,"lines":[{"label":"collector","text":"http://127.0.0.1:8738 as 'anna-pi'"},{"label":"pending","text":"2 sessions"},{"label":"last success","text":"2001-09-09 01:46"},{"label":"failing (2001-09-10 02:46, the first failure)","text":"cannot connect to the collector at 127.0.0.1:8738 (connection refused); check the collector is running."},{"label":"device","text":"D"}],"attention":"Sessions have not reached the collector for more than a day (2 sessions waiting). See Sync in Settings."}"#)
     }
 
     @Test("served from the store: enrolment, pending, a recorded failure in words, then a success clears it")
@@ -42,7 +42,7 @@ struct SyncRouteTests {
             #expect(json["last_failure"] as? String == "sync: the collector at http://127.0.0.1:8738 did not answer within 10 s; check it.")
             let lines = try #require(json["lines"] as? [[String: String]])
             #expect(lines.map { $0["label"] ?? "" }.first == "collector")
-            #expect(lines.contains { ($0["label"] ?? "").hasPrefix("failing (") && $0["text"] == json["last_failure"] as? String })
+            #expect(lines.contains { ($0["label"] ?? "").hasPrefix("failing (") && "sync: " + ($0["text"] ?? "") == json["last_failure"] as? String })
             // Enrolled long before "now" and never a success: the Home's sentence.
             #expect((json["attention"] as? String)?.hasPrefix("Sessions have not reached the collector for more than a day") == true)
             try api.store.recordSyncSuccess(acknowledgedThrough: 1, preferences: [], nowUnixNanoseconds: APIHarness.now + 1)

@@ -46,13 +46,13 @@ import Testing
             "collector: http://127.0.0.1:8738 as 'anna-pi'",
             "pending: 2 sessions",
             "last success: 2001-09-09T03:46:40.000+01:00",
-            "failing (2001-09-09T05:46:40.000+01:00, 2 failures in a row): sync: cannot connect to the collector at 127.0.0.1:8738 (connection refused); check the collector is running and reachable from here (sessions stay pending and are sent when it is).",
+            "failing (2001-09-09T05:46:40.000+01:00, 2 failures in a row): cannot connect to the collector at 127.0.0.1:8738 (connection refused); check the collector is running and reachable from here (sessions stay pending and are sent when it is).",
             "device: \(Self.device)",
         ])
         // The page's lines are the same words with its own time text.
         let report = SyncStatusText.report(Self.failing) { _ in "T" }
         #expect(report.map(\.label) == ["collector", "pending", "last success", "failing (T, 2 failures in a row)", "device"])
-        #expect(report[3].text == Self.failing.lastFailureMessage)
+        #expect("sync: " + report[3].text == Self.failing.lastFailureMessage)
     }
 
     @Test func attentionOnlyAfterADayOfFailures() {

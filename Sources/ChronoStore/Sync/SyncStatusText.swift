@@ -32,7 +32,8 @@ public enum SyncStatusText {
         var failing: Line?
         if state.consecutiveFailures > 0, let message = state.lastFailureMessage {
             let when = state.lastAttemptUnixNanoseconds.map { " (\(time($0)), \(state.consecutiveFailures == 1 ? "the first failure" : "\(state.consecutiveFailures) failures in a row"))" } ?? ""
-            failing = Line("failing\(when)", message)
+            // The stored line is `sync now`'s (`sync: …`); beside the label `failing` the prefix says nothing.
+            failing = Line("failing\(when)", message.hasPrefix("sync: ") ? String(message.dropFirst(6)) : message)
         }
         guard let enrolment = state.enrolment else {
             lines.append(Line("not enrolled", "run `chronoception sync add http://HOST:PORT --code CODE` (the code comes from `chronoception-collector enrol NAME`)"))
@@ -92,7 +93,7 @@ public enum SyncStatusText {
     }
 
     /// `1 session`, `3 sessions`.
-    public static func sessions(_ count: Int) -> String { count == 1 ? "1 session" : "\(count) sessions" }
+    public static func sessions(_ count: Int) -> String { CountText.of(count, "session") }
 
     /// ISO 8601 in the offset `offsetAt` gives for the instant.
     public static func iso8601(_ unixNanoseconds: Int64, _ offsetAt: (Int64) -> Int) -> String {
