@@ -41,6 +41,18 @@ function setupList(setup) {
   return el("div", {}, list, el("p", { class: "muted", "data-role": "setup-note" }, withCode(setup.note)));
 }
 
+// The start button names what the device will start: its own `next_session` (what a tap or a start
+// without a configuration starts), never the last session, which a changed default replaces.
+function startLabel(next) {
+  return next ? `Start ${modeName(next.mode)} ${next.interval} ×${next.count} on the device` : "Start a session on the device";
+}
+// Each state event carries `next_session` while the device is idle: a default changed elsewhere
+// (Settings, the command line) renames the button without a reload.
+function refreshStartLabel(device) {
+  const button = document.querySelector("[data-role=start-next]");
+  if (button && device && device.next_session) button.textContent = startLabel(device.next_session);
+}
+
 async function pageHome() {
   setTitle("Home");
   const status = el("section", { class: "card", "aria-labelledby": "h-status" }, el("h2", { id: "h-status" }, "Device"), el("p", { class: "muted" }, "Loading…"));
@@ -64,7 +76,7 @@ async function pageHome() {
       message.textContent = "Asking the device…";
       try { message.textContent = (await api("/device/start", { method: "POST", body: {} })).message; }
       catch (error) { message.textContent = error.message; }
-    } }, data.last_session ? `Start ${modeName(data.last_session.mode)} ${data.last_session.interval} on the device` : "Start a session on the device"));
+    }, "data-role": "start-next" }, startLabel(d.next_session)));
   }
   status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)),
     d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,

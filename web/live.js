@@ -145,6 +145,7 @@ async function control(verb) {
 function renderLive() {
   const line = document.querySelector("[data-role=device-state]");
   if (line && latestDevice) line.textContent = stateWords(latestDevice);
+  if (latestDevice) refreshStartLabel(latestDevice);
   const slot = document.getElementById("live-slot");
   if (!slot) return;
   // A person tabbing to the card's button keeps it focused while events rebuild the card.

@@ -176,7 +176,7 @@ enum OpenAPIDocument {
             }
           },
           "409": {
-            "description": "Refused by the device: nothing_running, session_running, not_passive, busy, or no_device (no device attached).",
+            "description": "Refused by the device: nothing_running, session_running, not_passive, busy, or no_device (no device attached). In the moment after a session ends (its summary on the device) that session is already saved: start answers busy (start again in a moment), end and discard nothing_running, each saying so.",
             "content": {
               "application/json": {
                 "schema": {
@@ -287,7 +287,7 @@ enum OpenAPIDocument {
             }
           },
           "409": {
-            "description": "Refused by the device: nothing_running, session_running, not_passive, busy, or no_device (no device attached).",
+            "description": "Refused by the device: nothing_running, session_running, not_passive, busy, or no_device (no device attached). In the moment after a session ends (its summary on the device) that session is already saved: start answers busy (start again in a moment), end and discard nothing_running, each saying so.",
             "content": {
               "application/json": {
                 "schema": {
@@ -388,7 +388,7 @@ enum OpenAPIDocument {
             }
           },
           "409": {
-            "description": "Refused by the device: nothing_running, session_running, not_passive, busy, or no_device (no device attached).",
+            "description": "Refused by the device: nothing_running, session_running, not_passive, busy, or no_device (no device attached). In the moment after a session ends (its summary on the device) that session is already saved: start answers busy (start again in a moment), end and discard nothing_running, each saying so.",
             "content": {
               "application/json": {
                 "schema": {
@@ -577,7 +577,8 @@ enum OpenAPIDocument {
                           "mean_signed_error_seconds",
                           "fear_sound_effective",
                           "health_log",
-                          "timing_late_ms"
+                          "timing_late_ms",
+                          "note"
                         ],
                         "properties": {
                           "session_id": {
@@ -631,6 +632,11 @@ enum OpenAPIDocument {
                             "type": "number",
                             "nullable": true,
                             "description": "The timing flag: the largest lateness, in milliseconds, of a time mark (a Passive boundary, an auto-started attempt's start cue) past its deadline, when beyond the 50 ms tolerance (the process was stalled or stopped); null when every mark began within it."
+                          },
+                          "note": {
+                            "type": "string",
+                            "nullable": true,
+                            "description": "A person's note on the session (\"tired\", \"after coffee\"): one line, at most 200 characters; null when there is none. Changed with PATCH /sessions/{id}."
                           }
                         }
                       }
@@ -693,6 +699,93 @@ enum OpenAPIDocument {
           },
           "404": {
             "description": "No such session.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "A key is needed (from beyond loopback), or the key presented is unknown or revoked.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "patch": {
+        "summary": "Set or remove the session's note. The note is trimmed; an empty one removes it. A changed note on a completed session is sent to the collector again.",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "note"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "note": {
+                    "type": "string",
+                    "nullable": true,
+                    "maxLength": 200,
+                    "description": "The note, or null to remove it: one line, at most 200 characters as a person counts them (an accented letter or an emoji is one), no control characters; trimmed, and empty removes it."
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The session as it is now, with its note.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SessionDetail"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The body is not {\"note\": text or null}.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such session.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "The note is refused (code session_note: too long, or a line break or other control character); the message names the fix.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2544,6 +2637,34 @@ enum OpenAPIDocument {
               }
             }
           },
+          "next_session": {
+            "type": "object",
+            "nullable": true,
+            "description": "While the device is idle: what it starts on a tap of its button or on POST /device/start {} (the daemon's own answer: the last session's configuration, or the defaults once one changed after it, also across a restart). Null during a session, without a device, and once stopped.",
+            "required": [
+              "mode",
+              "interval",
+              "interval_seconds",
+              "count"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "mode": {
+                "$ref": "#/components/schemas/Mode"
+              },
+              "interval": {
+                "type": "string",
+                "description": "As the device shows it: 15s, 5m 0s."
+              },
+              "interval_seconds": {
+                "type": "integer"
+              },
+              "count": {
+                "type": "integer",
+                "description": "Attempts (Challenge, Fear) or repetitions (Passive)."
+              }
+            }
+          },
           "session_in_progress": {
             "type": "boolean"
           },
@@ -2573,6 +2694,7 @@ enum OpenAPIDocument {
           "fear_sound_effective",
           "health_log",
           "timing_late_ms",
+          "note",
           "attempts",
           "boundaries"
         ],
@@ -2632,6 +2754,11 @@ enum OpenAPIDocument {
             "type": "number",
             "nullable": true,
             "description": "The timing flag: the largest lateness, in milliseconds, of a time mark (a Passive boundary, an auto-started attempt's start cue) past its deadline, when beyond the 50 ms tolerance (the process was stalled or stopped); null when every mark began within it."
+          },
+          "note": {
+            "type": "string",
+            "nullable": true,
+            "description": "A person's note on the session (\"tired\", \"after coffee\"): one line, at most 200 characters; null when there is none. Changed with PATCH /sessions/{id}."
           },
           "attempts": {
             "type": "array",
@@ -2858,7 +2985,8 @@ enum OpenAPIDocument {
                 "mean_signed_error_seconds",
                 "fear_sound_effective",
                 "health_log",
-                "timing_late_ms"
+                "timing_late_ms",
+                "note"
               ],
               "properties": {
                 "session_id": {
@@ -2912,6 +3040,11 @@ enum OpenAPIDocument {
                   "type": "number",
                   "nullable": true,
                   "description": "The timing flag: the largest lateness, in milliseconds, of a time mark (a Passive boundary, an auto-started attempt's start cue) past its deadline, when beyond the 50 ms tolerance (the process was stalled or stopped); null when every mark began within it."
+                },
+                "note": {
+                  "type": "string",
+                  "nullable": true,
+                  "description": "A person's note on the session (\"tired\", \"after coffee\"): one line, at most 200 characters; null when there is none. Changed with PATCH /sessions/{id}."
                 }
               }
             }

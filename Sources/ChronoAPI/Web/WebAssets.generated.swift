@@ -345,6 +345,18 @@ function setupList(setup) {
   return el("div", {}, list, el("p", { class: "muted", "data-role": "setup-note" }, withCode(setup.note)));
 }
 
+// The start button names what the device will start: its own `next_session` (what a tap or a start
+// without a configuration starts), never the last session, which a changed default replaces.
+function startLabel(next) {
+  return next ? `Start ${modeName(next.mode)} ${next.interval} ×${next.count} on the device` : "Start a session on the device";
+}
+// Each state event carries `next_session` while the device is idle: a default changed elsewhere
+// (Settings, the command line) renames the button without a reload.
+function refreshStartLabel(device) {
+  const button = document.querySelector("[data-role=start-next]");
+  if (button && device && device.next_session) button.textContent = startLabel(device.next_session);
+}
+
 async function pageHome() {
   setTitle("Home");
   const status = el("section", { class: "card", "aria-labelledby": "h-status" }, el("h2", { id: "h-status" }, "Device"), el("p", { class: "muted" }, "Loading…"));
@@ -368,7 +380,7 @@ async function pageHome() {
       message.textContent = "Asking the device…";
       try { message.textContent = (await api("/device/start", { method: "POST", body: {} })).message; }
       catch (error) { message.textContent = error.message; }
-    } }, data.last_session ? `Start ${modeName(data.last_session.mode)} ${data.last_session.interval} on the device` : "Start a session on the device"));
+    }, "data-role": "start-next" }, startLabel(d.next_session)));
   }
   status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)),
     d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,
@@ -382,7 +394,7 @@ async function pageHome() {
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
     el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
 }
-"""#####, "96de6b2af24487ab"),
+"""#####, "8761233bebf1be1b"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -395,8 +407,8 @@ async function pageHome() {
 <link rel="stylesheet" href="/app.css?v=23fa49d5eafed2cb">
 <script src="/format.js?v=2d02caaeb62f8092" defer></script>
 <script src="/core.js?v=0aac229f88d3b400" defer></script>
-<script src="/live.js?v=a50fee83e2745c78" defer></script>
-<script src="/home.js?v=96de6b2af24487ab" defer></script>
+<script src="/live.js?v=a45657cf577611f5" defer></script>
+<script src="/home.js?v=8761233bebf1be1b" defer></script>
 <script src="/progress.js?v=d6c532eb6b344f57" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
 <script src="/settings.js?v=e588dc37d412429d" defer></script>
@@ -423,7 +435,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "badc2d777ea6842f"),
+"""#####, "df09bf486c8be9ac"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -640,6 +652,7 @@ async function control(verb) {
 function renderLive() {
   const line = document.querySelector("[data-role=device-state]");
   if (line && latestDevice) line.textContent = stateWords(latestDevice);
+  if (latestDevice) refreshStartLabel(latestDevice);
   const slot = document.getElementById("live-slot");
   if (!slot) return;
   // A person tabbing to the card's button keeps it focused while events rebuild the card.
@@ -650,7 +663,7 @@ function renderLive() {
   const primary = document.getElementById("primary-action");
   if (primary) primary.hidden = !!(live && live.running);
 }
-"""#####, "a50fee83e2745c78"),
+"""#####, "a45657cf577611f5"),
         "/pair.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: pairing this browser with the device, for a browser that has no key (a
 // phone or laptop beyond the device's own loopback). The router shows it (app.js's showPairStep) when

@@ -1,0 +1,33 @@
+@testable import ChronoAPI
+import ChronoCore
+import ChronoTesting
+import Foundation
+import Testing
+
+@Suite("GET /device names the session the device starts next")
+struct DeviceNextSessionRouteTests {
+    static let next = DeviceStatus.NextSession(mode: .challenge, interval: try! TrainingInterval(seconds: 15), count: 2)
+
+    @Test("device.next_session in GET /device and in the state event, exactly; null during a session; documented in openapi.json")
+    func nextSession() async throws {
+        let idle = DeviceStatus(state: "Idle", board: "desktop", mode: .challenge, interval: try TrainingInterval(seconds: 15),
+                                health: "on", nextSession: Self.next)
+        let member = #""next_session":{"mode":"challenge","interval":"15s","interval_seconds":15,"count":2}"#
+        #expect(DeviceEvent.state(idle).serverSentEvent.contains(member))
+        try await APIHarness.with(device: FakeDevice(status: idle)) { api in
+            let reply = try await api.request("/api/v1/device")
+            #expect(reply.status == 200)
+            #expect(reply.text.contains(member), "\(reply.text)")
+
+            api.fake.publish(DeviceStatus(state: "AttemptRunning", board: "desktop", mode: .challenge))
+            let running = try await api.request("/api/v1/device")
+            #expect(running.text.contains(#""next_session":null"#), "\(running.text)")
+
+            let document = try await api.request("/api/v1/openapi.json")
+            let schemas = try #require((document.json["components"] as? [String: Any])?["schemas"] as? [String: Any])
+            let properties = try #require((schemas["DeviceStatus"] as? [String: Any])?["properties"] as? [String: Any])
+            let described = try #require(properties["next_session"] as? [String: Any])
+            #expect(described["required"] as? [String] == ["mode", "interval", "interval_seconds", "count"])
+        }
+    }
+}
