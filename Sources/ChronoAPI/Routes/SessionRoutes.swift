@@ -1,8 +1,10 @@
 import ChronoCore
 import ChronoStore
+import Foundation
 import Hummingbird
 
-/// Sessions: a filtered, paged list (newest first) and one session with its attempts.
+/// Sessions: a filtered, paged list (newest first), one session with its attempts, and the one thing
+/// about a session a person may change after it ended: its note.
 enum SessionRoutes {
     static let maximumPage = 500
 
@@ -21,6 +23,30 @@ enum SessionRoutes {
             guard let id = CanonicalUUID(text)?.text else { throw APIError.notFound("No session \(text.prefix(64)) (a session id is a UUID).") }
             let session = try await state.withStore { try $0.session(id: id) }
             return JSONResponse.ok(SessionDetailJSON.json(session))
+        }
+        group.patch("sessions/:id") { request, context in
+            let text = try context.parameters.require("id")
+            guard let id = CanonicalUUID(text)?.text else { throw APIError.notFound("No session \(text.prefix(64)) (a session id is a UUID).") }
+            let note = try noteFromBody(try await JSONBody.read(request, context: context))
+            let session = try await state.withStore { store in
+                try store.setNote(sessionID: id, note: note)
+                return try store.session(id: id)
+            }
+            return JSONResponse.ok(SessionDetailJSON.json(session))
+        }
+    }
+
+    /// `{"note": "text"}` or `{"note": null}`, through the one validator (`SessionNote`): the note as it
+    /// will be stored, nil for none; 422 `session_note` with the words of the fix when refused.
+    static func noteFromBody(_ body: JSONBody) throws(APIError) -> String? {
+        try body.only(["note"])
+        guard let value = body.members["note"] else {
+            throw APIError.badRequest("Send the note as {\"note\": \"after coffee\"}, or {\"note\": null} to remove it.")
+        }
+        if value is NSNull { return nil }
+        guard let text = value as? String else { throw APIError.badRequest("\"note\" must be text, or null to remove the note.") }
+        do { return try SessionNote.validated(text) } catch {
+            throw APIError(.unprocessableContent, SessionNoteViolation.code, error.message)
         }
     }
 
@@ -105,6 +131,7 @@ enum SessionDetailJSON {
             ("fear_sound_effective", configuration.mode == .fear ? .bool(outcome.fearSoundEffective) : .null),
             ("health_log", session.healthLedger.map { .string($0.state.rawValue) } ?? .null),
             ("timing_late_ms", outcome.timingLateness.map { .double(CueTiming.milliseconds($0)) } ?? .null),
+            ("note", session.note.map { .string($0) } ?? .null),
             ("attempts", .array(attempts)),
             ("boundaries", .array(boundaries)),
         ])
