@@ -15,6 +15,7 @@ public struct Chronoception: ParsableCommand {
             SimulateCommand.self,
             ProgressCommand.self,
             SessionsCommand.self,
+            NoteCommand.self,
             ExportCommand.self,
             HealthCommand.self,
             SettingsCommand.self,
