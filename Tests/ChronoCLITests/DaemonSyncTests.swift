@@ -59,7 +59,7 @@ struct DaemonSyncTests {
         let press = HardwareClock.monotonicNanoseconds() + 20_000_000
         button.startReplay([ButtonEdge(.pressed, at: press), ButtonEdge(.released, at: press + 60_000_000)])
         // Two 300 ms boundaries, then the save and the nudge: the pusher reports the batch.
-        #expect(await eventually { lines.all.contains("sent 1 sessions (1 new, 0 already there); 0 pending") })
+        #expect(await eventually { lines.all.contains("sent 1 session (1 new, 0 already there); 0 pending") })
         loop.stopper.stop(reason: "done")
         #expect(await eventually { ended.isSet })
         #expect(collector.with { $0.sessions.values.map(\.mode) } == ["passive"])

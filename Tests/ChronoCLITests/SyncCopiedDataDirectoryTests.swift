@@ -84,7 +84,7 @@ struct SyncCopiedDataDirectoryTests {
         #expect(try fixture.store.syncDeviceID() == original)
         try fixture.addSessions(1)
         let again = try await Self.exchange(fixture.store, collector, machine: Self.machineA).pushAll(enrolment: enrolment)
-        #expect(again.line == "sent 1 sessions (1 new, 0 already there); 0 pending")
+        #expect(again.line == "sent 1 session (1 new, 0 already there); 0 pending")
     }
 
     @Test("a device on its own machine, and one enrolled before bindings existed, push as before")

@@ -43,7 +43,7 @@ struct SyncCommand: ParsableCommand {
                 let boardName = board ?? BoardDrivers.defaultBoardName()
                 let enrolment = try runBlocking { try await exchange.enrol(url: collector, code: trimmed, board: boardName, softwareVersion: Version.packageVersion) }
                 let pending = try store.syncState().pending
-                print("enrolled with \(enrolment.collectorURL) as '\(TerminalSafeText.sanitized(enrolment.deviceName, keepNewlines: false))'; \(pending) sessions pending (`chronoception sync now` sends them; `chronoception run` does it in the background)")
+                print("enrolled with \(enrolment.collectorURL) as '\(TerminalSafeText.sanitized(enrolment.deviceName, keepNewlines: false))'; \(CountText.of(pending, "session")) pending (`chronoception sync now` sends \(pending == 1 ? "it" : "them"); `chronoception run` does it in the background)")
             }
         }
     }

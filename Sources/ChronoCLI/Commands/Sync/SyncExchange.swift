@@ -1,3 +1,4 @@
+import ChronoCore
 import ChronoStore
 import ChronoSync
 import Foundation
@@ -28,7 +29,7 @@ struct SyncExchange {
         var pending = 0
         var preferences = SyncPreferenceResult(applied: [], refused: [])
         var sent: Int { accepted + duplicates }
-        var line: String { "sent \(sent) sessions (\(accepted) new, \(duplicates) already there); \(pending) pending" }
+        var line: String { "sent \(CountText.of(sent, "session")) (\(accepted) new, \(duplicates) already there); \(pending) pending" }
     }
 
     /// Enrols with the collector using a one-time code and keeps the grant. A refusal is recorded
