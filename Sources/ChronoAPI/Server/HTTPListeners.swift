@@ -18,12 +18,20 @@ import Glibc
 /// time a head may take; a streaming answer (the live events) is not idle and stays open. Each body
 /// chunk does count, so a request may also take at most `requestArrivalLimit` to arrive
 /// (`RequestArrivalLimit`): a body dripped a byte at a time is cut there.
+///
+/// A stop is quiet: `shutdown()` returns only once the service group has ended gracefully, so a caller
+/// that cancels its serving task afterwards cancels nothing. (Cancelling Hummingbird mid-way through a
+/// graceful stop logs `CancellationError()` and "Server shutdown error: Already closed" as errors.)
+/// A graceful stop held up longer than `maximumGracefulShutdown` (a request still arriving) turns
+/// into cancellation, which is then logged, as it should be.
 public final class HTTPListeners: Sendable {
     /// 30 s: far longer than any client of these servers pauses inside a request, short enough that a
     /// Pi's file descriptors cannot be held by connections that say nothing (issue 20).
     public static let defaultIdleTimeout: TimeAmount = .seconds(30)
     /// 120 s: a collector's largest batch (8 MiB) at 70 KB/s; the device's bodies are 16 KiB at most.
     public static let defaultRequestArrivalLimit: TimeAmount = .seconds(120)
+    /// 10 s: requests in flight finish, live streams have ended; within systemd's 90 s stop timeout.
+    public static let maximumGracefulShutdown: Duration = .seconds(10)
     public let socketPath: String?
     public let tcp: TCPAddress?
     public let idleTimeout: TimeAmount
@@ -33,6 +41,7 @@ public final class HTTPListeners: Sendable {
     private let serviceGroup = Mutex<ServiceGroup?>(nil)
     private let stopRequested = Mutex(false)
     private let readiness = Readiness()
+    private let ended = EndLatch()
 
     public init(socketPath: String?, tcp: TCPAddress?, who: String, idleTimeout: TimeAmount = HTTPListeners.defaultIdleTimeout,
                 requestArrivalLimit: TimeAmount = HTTPListeners.defaultRequestArrivalLimit) {
@@ -81,14 +90,17 @@ public final class HTTPListeners: Sendable {
         readiness.expect(expected)
         // Last in the list, so first to stop.
         services += alsoRun
-        let group = ServiceGroup(configuration: .init(
+        var groupConfiguration = ServiceGroupConfiguration(
             services: services.map { .init(service: $0) },
             gracefulShutdownSignals: stopOnSignals ? [.sigterm, .sigint] : [],
-            logger: logger))
+            logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = Self.maximumGracefulShutdown
+        let group = ServiceGroup(configuration: groupConfiguration)
         serviceGroup.withLock { $0 = group }
         defer {
             if let path = socketPath { unlink(path) }
             readiness.fail()
+            ended.open()
         }
         if stopRequested.withLock({ $0 }) { return }
         do {
@@ -105,11 +117,37 @@ public final class HTTPListeners: Sendable {
         try await readiness.wait()
     }
 
-    /// Stops gracefully: requests in flight finish, listeners close.
+    /// Stops gracefully: requests in flight finish, listeners close; returns when serving has ended
+    /// (at once when it never started).
     public func shutdown() async {
         stopRequested.withLock { $0 = true }
         if let group = serviceGroup.withLock({ $0 }) {
             await group.triggerGracefulShutdown()
+            await ended.wait()
+        }
+    }
+}
+
+/// Opens once, when `serve` returns; `shutdown()` waits on it.
+private final class EndLatch: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let isOpen = state.withLock { state in
+                if !state.open { state.waiters.append(continuation) }
+                return state.open
+            }
+            if isOpen { continuation.resume() }
         }
     }
 }
