@@ -136,7 +136,7 @@ function sessionItem(s) {
       el("span", { class: "muted" }, when(s.started_at))),
     el("span", { class: "muted" }, `${s.status} · ${s.done_count} of ${s.planned_count}`,
       s.time_acuity_score !== null ? ` · Time Acuity ${s.time_acuity_score}` : "",
-      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : ""));
+      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : ""), noteListLine(s));
 }
 
 async function pageDay(day) {
@@ -160,7 +160,7 @@ async function pageSession(id) {
     s.time_acuity_score !== null ? el("p", {}, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", seconds(s.mean_abs_error_seconds), " · bias ", signed(s.mean_signed_error_seconds)) : null,
     s.fear_sound_effective !== null ? el("p", {}, `Fear sound effective: ${s.fear_sound_effective ? "yes" : "no"}`) : null,
     el("p", { class: "muted" }, `Health log: ${s.health_log || "not written"}`));
-  const parts = [summary];
+  const parts = [summary, noteEditor(s)];
   if (s.attempts.length) {
     parts.push(el("section", { class: "card", "aria-labelledby": "a-title" }, el("h2", { id: "a-title" }, "Attempts"),
       el("div", { class: "table-wrap" }, el("table", {},

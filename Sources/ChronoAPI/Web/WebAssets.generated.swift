@@ -409,14 +409,15 @@ async function pageHome() {
 <script src="/core.js?v=0aac229f88d3b400" defer></script>
 <script src="/live.js?v=a45657cf577611f5" defer></script>
 <script src="/home.js?v=8761233bebf1be1b" defer></script>
-<script src="/progress.js?v=d6c532eb6b344f57" defer></script>
+<script src="/progress.js?v=6bf0a9af17f85dd7" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
 <script src="/settings.js?v=e588dc37d412429d" defer></script>
 <script src="/sessions.js?v=203fd8ca5cf417df" defer></script>
 <script src="/pair.js?v=d62687862bbf80e0" defer></script>
-<script src="/keys.js?v=0720e1ece53f283f" defer></script>
+<script src="/keys.js?v=6557c256012caa7c" defer></script>
 <script src="/sync.js?v=e23f4a6f4168de71" defer></script>
 <script src="/privacy.js?v=0a39ea5785b8ad13" defer></script>
+<script src="/note.js?v=c78ad6b58ac442b8" defer></script>
 <script src="/app.js?v=4ccbdf87f469a3f5" defer></script>
 </head>
 <body>
@@ -435,7 +436,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "df09bf486c8be9ac"),
+"""#####, "a123a507faabc0fb"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -475,11 +476,15 @@ function keysCard(keys) {
   }
   return el("section", { class: "card", "aria-labelledby": "st-keys", "data-role": "keys-card" }, el("h2", { id: "st-keys" }, "Paired browsers and keys"),
     keys.length ? list : el("p", { class: "muted" }, "None yet."),
-    el("p", { class: "hint" }, "To use the companion on a phone or another computer, open this page there at the device's address and press Pair; then hold the device's button down while it is idle. A key for a script is made with ",
-      el("code", {}, "chronoception companion keys add NAME"), "."),
+    // Without a device (`chronoception companion` over a data folder) there is no button to approve with.
+    latestDevice && latestDevice.state === "NoDevice"
+      ? el("p", { class: "hint" }, "This companion runs without a device, so a browser cannot pair here: open a login link instead (the companion prints one when it listens beyond this machine), or make a key with ",
+        el("code", {}, "chronoception companion keys add NAME"), ".")
+      : el("p", { class: "hint" }, "To use the companion on a phone or another computer, open this page there at the device's address and press Pair; then hold the device's button down while it is idle. A key for a script is made with ",
+        el("code", {}, "chronoception companion keys add NAME"), "."),
     note);
 }
-"""#####, "0720e1ece53f283f"),
+"""#####, "6557c256012caa7c"),
         "/learn.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Learn page.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -664,6 +669,69 @@ function renderLive() {
   if (primary) primary.hidden = !!(live && live.running);
 }
 """#####, "a45657cf577611f5"),
+        "/note.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: a session's note ("tired", "after coffee") on the session page, and the
+// note's muted line in session lists. The device's one validator decides (trimmed, one line, at most
+// 200 characters as a person counts them); the page counts the same way only to help, and shows the
+// device's own words when it refuses.
+"use strict";
+const NOTE_MAXIMUM = 200;
+// Characters as a person counts them (grapheme clusters: "é" or "👍🏽" is one), as the device does.
+const noteSegmenter = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+function noteCharacterCount(text) {
+  const trimmed = text.trim();
+  if (!noteSegmenter) return [...trimmed].length;
+  let count = 0;
+  for (const _ of noteSegmenter.segment(trimmed)) count++;
+  return count;
+}
+
+// The session page's note card: a one-line field, Save and (when there is a note) Remove, and what
+// happened in words. `session` is GET /sessions/{id}'s answer.
+function noteEditor(session) {
+  let saved = session.note || "";
+  const input = el("input", { type: "text", id: "note-input", name: "note", value: saved, autocomplete: "off",
+    placeholder: "e.g. after coffee", "aria-describedby": "note-count note-status", "data-role": "note-input" });
+  input.style.maxWidth = "100%";
+  const count = el("p", { class: "hint", id: "note-count", "aria-live": "polite" });
+  const status = el("p", { class: "status", id: "note-status", role: "status", hidden: true, "data-role": "note-status" });
+  const save = el("button", { type: "submit", "data-role": "note-save" }, "Save note");
+  const remove = el("button", { type: "button", class: "secondary", "data-role": "note-remove", hidden: !saved }, "Remove note");
+  const counted = () => {
+    const n = noteCharacterCount(input.value);
+    count.textContent = n > NOTE_MAXIMUM ? `${n} characters: ${n - NOTE_MAXIMUM} over the ${NOTE_MAXIMUM} a note holds.` : `${n} of ${NOTE_MAXIMUM} characters.`;
+  };
+  const show = (ok, text) => { status.hidden = false; status.className = ok ? "status ok" : "status error"; status.textContent = text; };
+  async function send(note) {
+    save.disabled = remove.disabled = true;
+    try {
+      const updated = await api(`/sessions/${encodeURIComponent(session.session_id)}`, { method: "PATCH", body: { note } });
+      saved = updated.note || "";
+      input.value = saved;
+      remove.hidden = !saved;
+      show(true, saved ? "Note saved." : "Note removed.");
+    } catch (error) {
+      // The device's own words (a note too long, a line break); the field keeps what was typed.
+      show(false, error.status === 404 ? "This session is no longer on the device." : `Not saved: ${error.message}`);
+    } finally {
+      save.disabled = remove.disabled = false;
+      counted();
+    }
+  }
+  input.addEventListener("input", () => { counted(); status.hidden = true; });
+  remove.addEventListener("click", () => send(null));
+  counted();
+  const form = el("form", { "data-role": "note-form", onsubmit: (event) => { event.preventDefault(); send(input.value); } },
+    el("label", { for: "note-input" }, "A few words about this session"), input, count,
+    el("div", { class: "row" }, save, remove), status);
+  return el("section", { class: "card", "aria-labelledby": "note-title", "data-role": "note" }, el("h2", { id: "note-title" }, "Note"), form);
+}
+
+// A session list item's note, muted, or nothing.
+function noteListLine(session) {
+  return session.note ? el("span", { class: "muted", "data-role": "note-line" }, el("br"), `Note: ${session.note}`) : null;
+}
+"""#####, "c78ad6b58ac442b8"),
         "/pair.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: pairing this browser with the device, for a browser that has no key (a
 // phone or laptop beyond the device's own loopback). The router shows it (app.js's showPairStep) when
@@ -931,7 +999,7 @@ function sessionItem(s) {
       el("span", { class: "muted" }, when(s.started_at))),
     el("span", { class: "muted" }, `${s.status} · ${s.done_count} of ${s.planned_count}`,
       s.time_acuity_score !== null ? ` · Time Acuity ${s.time_acuity_score}` : "",
-      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : ""));
+      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : ""), noteListLine(s));
 }
 
 async function pageDay(day) {
@@ -955,7 +1023,7 @@ async function pageSession(id) {
     s.time_acuity_score !== null ? el("p", {}, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", seconds(s.mean_abs_error_seconds), " · bias ", signed(s.mean_signed_error_seconds)) : null,
     s.fear_sound_effective !== null ? el("p", {}, `Fear sound effective: ${s.fear_sound_effective ? "yes" : "no"}`) : null,
     el("p", { class: "muted" }, `Health log: ${s.health_log || "not written"}`));
-  const parts = [summary];
+  const parts = [summary, noteEditor(s)];
   if (s.attempts.length) {
     parts.push(el("section", { class: "card", "aria-labelledby": "a-title" }, el("h2", { id: "a-title" }, "Attempts"),
       el("div", { class: "table-wrap" }, el("table", {},
@@ -970,7 +1038,7 @@ async function pageSession(id) {
   }
   main.lastChild.replaceWith(...parts);
 }
-"""#####, "d6c532eb6b344f57"),
+"""#####, "6bf0a9af17f85dd7"),
         "/sessions.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Sessions page — every session, found by mode, interval and date range.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
