@@ -82,5 +82,16 @@ struct StateFilePrivacyTests {
             #expect(try lastSession()?["time_acuity_score"] == (hidden ? .null : .int(81)))
             #expect(try lastSession()?["date"] == .string("2026-11-24"))
         }
+        // Mid-session (a start request): the switch re-publishes the session's state withheld at once.
+        take(controller.receive(.request(.startLast, reply: { _ in }), at: MonotonicInstant(nanoseconds: 300_000_000)))
+        #expect(published.last?.state == .waitingForStart)
+        let before = published.count
+        snapshot.glanceablePrivacy = true
+        library.current.withLock { $0 = snapshot }
+        keeper.refresh()
+        take(controller.receive(.snapshotChanged, at: MonotonicInstant(nanoseconds: 400_000_000)))
+        #expect(published.count == before + 1)
+        #expect(published.last?.state == .waitingForStart && published.last?.glanceablePrivacy == true)
+        #expect(try lastSession()?["time_acuity_score"] == .null)
     }
 }

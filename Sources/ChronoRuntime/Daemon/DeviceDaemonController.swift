@@ -127,7 +127,9 @@ public final class DeviceDaemonController: LoopController {
         case .snapshotChanged:
             snapshot = keeper.latest
             menuOutdated = true
-            return stamped(runner == nil ? rebuildMenuIfFree(at: now) : [])
+            // During a session the state is published again stamped with the new snapshot (the loop drops
+            // it when nothing changed), so turning glanceable-privacy on hides the feedback at once.
+            return stamped(runner == nil ? rebuildMenuIfFree(at: now) : [.state(currentState())])
         case .hangup:
             let keeper = keeper
             return [.offLoop { keeper.reload() }]
