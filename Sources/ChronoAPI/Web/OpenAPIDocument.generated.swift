@@ -1207,6 +1207,19 @@ enum OpenAPIDocument {
                             "type": "boolean"
                           }
                         ]
+                      },
+                      "glanceable-privacy": {
+                        "oneOf": [
+                          {
+                            "type": "string"
+                          },
+                          {
+                            "type": "number"
+                          },
+                          {
+                            "type": "boolean"
+                          }
+                        ]
                       }
                     }
                   }
