@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""What the device will start, and the moment after a session ends (issue 22, defects 1, 2 and 3),
+against `chronoception run` in test mode on the desktop board, in headless Chromium:
+
+- after a Passive 10s session the defaults change to Challenge 15s ×2 through the API: Home's start
+  button names what the device will start ("Start Challenge 15s ×2 on the device"), not the last
+  session, at phone and desktop width in both themes; a default changed while Home is open renames
+  it from the device's state event;
+- the daemon restarts on the same data: the button still names the new defaults (the change
+  survives a restart), and pressing it starts exactly that on the device;
+- in the summary window after a session ends (ended with POST /device/end; the summary is made 3 s
+  long with --feedback-ms) discard answers 409 nothing_running saying the session is already saved,
+  `chronoception discard` prints the same words after `error:`, start answers 409 busy without
+  claiming a session runs, and the session stays completed.
+Run by Tests/web/run (WEB_ONLY=nextsession)."""
+import argparse, json, os, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
+
+from browser import js_errors, screenshot, wait_for
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+THEMES = ("light", "dark")
+
+passed, failed = 0, 0
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL nextsession: {name}{': ' + str(detail) if detail else ''}")
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Daemon:
+    """`chronoception run` on the desktop board in test mode, serving the API on a free loopback port
+    and on a Unix socket (for the control verbs)."""
+
+    def __init__(self, binary, data, work, name):
+        self.binary, self.socket = binary, os.path.join(work, "api.sock")
+        port = free_port()
+        env = dict(os.environ, CHRONOCEPTION_TEST_MODE="1", CHRONOCEPTION_BOARDS_DIR=os.path.abspath("boards"),
+                   XDG_RUNTIME_DIR=work, SWIFT_BACKTRACE="enable=no")
+        self.log_path = os.path.join(work, name + ".log")
+        self.log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(
+            [binary, "run", "--board", "desktop", "--key-hold-ms", "100", "--no-realtime", "--no-state-file",
+             "--feedback-ms", "3000", "--no-auto-start", "--data-dir", data, "--listen", f"127.0.0.1:{port}",
+             "--socket", self.socket],
+            stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        self.base = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                if self.api("/device")["device"]["state"] == "Idle":
+                    return
+            except OSError:
+                pass
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("the daemon did not start: " + open(self.log_path, errors="replace").read()[-2000:])
+
+    def api(self, path, method="GET", body=None):
+        """(The JSON answer) for 2xx; raises urllib.error.HTTPError otherwise."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + "/api/v1" + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"} if data is not None else {})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+
+    def refused(self, path, body=None):
+        """(status, code, message) of a refused POST."""
+        try:
+            answer = self.api(path, "POST", {} if body is None else body)
+            return (202, None, answer.get("message"))
+        except urllib.error.HTTPError as error:
+            problem = json.load(error)["error"]
+            return (error.code, problem["code"], problem["message"])
+
+    def until(self, condition, what, timeout=30):
+        end = time.time() + timeout
+        while time.time() < end:
+            device = self.api("/device")
+            if condition(device):
+                return device
+            time.sleep(0.05)
+        raise RuntimeError(f"the device never {what}: {self.api('/device')}")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+def make_driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+                 "--force-device-scale-factor=1", "--disable-features=Translate"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
+
+
+def set_view(driver, size, theme):
+    width, height = SIZES[size]
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
+
+
+def open_home(driver, base):
+    driver.get("about:blank")
+    driver.get(base + "/")
+    driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")
+    driver.get(base + "/#/home")
+    wait_for(driver, "return document.querySelector('[data-role=start-next]') && !Array.from(document.querySelectorAll('main p')).some(p => p.textContent === 'Loading…')")
+
+
+def start_button(driver):
+    return driver.execute_script("const b = document.querySelector('[data-role=start-next]'); return b ? b.textContent : null")
+
+
+def summary_window(daemon):
+    """A Passive 10s session ended after its first boundary, then start, discard and the CLI's
+    discard while its summary shows (3 s)."""
+    started = daemon.api("/device/start", "POST", {"mode": "passive", "interval": "10s", "count": 2})
+    check("summary: the Passive 10s session starts", started["device"]["mode"] == "passive", started)
+    daemon.until(lambda d: (d["device"].get("repetitions_done") or 0) >= 1, "reached its first boundary", timeout=20)
+    ended = daemon.api("/device/end", "POST", {})
+    session_id = ended["device"]["session_id"]
+    check("summary: ended, the device shows its summary", ended["device"]["state"] == "SessionSummary", ended["device"])
+    status, code, message = daemon.refused("/device/discard")
+    check("summary: discard is refused 409 nothing_running", (status, code) == (409, "nothing_running"), (status, code, message))
+    check("summary: discard says the session is already saved, not discarded",
+          message == f"Nothing to discard: the session that just ended ({session_id}) is already saved as completed.", message)
+    status, code, message = daemon.refused("/device/start")
+    check("summary: start is refused 409 busy", (status, code) == (409, "busy"), (status, code, message))
+    check("summary: start says to wait, not that a session runs",
+          message == f"The session that just ended ({session_id}) is saved and the device is showing its summary; start again in a moment."
+          and "already running" not in message, message)
+    cli = subprocess.run([daemon.binary, "discard", "--socket", daemon.socket], capture_output=True, text=True, timeout=10)
+    check("summary: `chronoception discard` says the same words and exits 1",
+          cli.returncode == 1 and cli.stderr.strip() == f"error: Nothing to discard: the session that just ended ({session_id}) is already saved as completed.",
+          (cli.returncode, cli.stdout, cli.stderr))
+    idle = daemon.until(lambda d: d["device"]["state"] == "Idle", "came back to idle", timeout=10)
+    stored = daemon.api(f"/sessions/{session_id}")
+    check("summary: the session stays completed", stored.get("status") == "completed", stored.get("status"))
+    check("summary: it is the last session", (idle.get("last_session") or {}).get("session_id") == session_id, idle.get("last_session"))
+    check("summary: the device would start it again (nothing changed since)",
+          idle["device"].get("next_session") == {"mode": "passive", "interval": "10s", "interval_seconds": 10, "count": 2},
+          idle["device"].get("next_session"))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--artifacts", required=True)
+    parser.add_argument("--counts", help="append 'PASSED FAILED' to this file for Tests/web/run's summary")
+    args = parser.parse_args()
+    os.makedirs(args.artifacts, exist_ok=True)
+    started = time.time()
+    work = tempfile.mkdtemp(prefix="web-nextsession-")
+    data = os.path.join(work, "data")
+    daemon = driver = None
+    try:
+        daemon = Daemon(args.binary, data, work, "first")
+        summary_window(daemon)
+
+        # The defaults change after that session, through the API.
+        settings = daemon.api("/settings")
+        daemon.api("/settings", "PATCH", {"version": settings["version"],
+                                          "values": {"default-mode": "challenge", "default-interval": "15s", "default-attempts": "2"}})
+        want = {"mode": "challenge", "interval": "15s", "interval_seconds": 15, "count": 2}
+        seen = daemon.until(lambda d: d["device"].get("next_session") == want, "named the new defaults as its next session", timeout=10)
+        check("defaults: GET /device's next_session names them", seen["device"]["next_session"] == want, seen["device"])
+
+        driver = make_driver()
+        for size in SIZES:
+            for theme in THEMES:
+                set_view(driver, size, theme)
+                open_home(driver, daemon.base)
+                check(f"home {size} {theme}: the button names what the device will start",
+                      start_button(driver) == "Start Challenge 15s ×2 on the device", start_button(driver))
+                last = driver.find_element(By.CSS_SELECTOR, "[aria-labelledby=h-last]").text
+                check(f"home {size} {theme}: the last session is still shown as the Passive one", "Passive · 10s" in last, last)
+                width = driver.execute_script("return document.documentElement.scrollWidth")
+                check(f"home {size} {theme}: no sideways scrolling", width <= SIZES[size][0], width)
+                screenshot(driver, os.path.join(args.artifacts, f"nextsession-home-{size}-{theme}.png"))
+
+        # With Home open, a default changed elsewhere renames the button from the device's state event.
+        def change_attempts(count):
+            version = daemon.api("/settings")["version"]
+            daemon.api("/settings", "PATCH", {"version": version, "values": {"default-attempts": str(count)}})
+        change_attempts(3)
+        try:
+            wait_for(driver, "const b = document.querySelector('[data-role=start-next]'); return b && b.textContent.includes('×3')")
+        except Exception:
+            pass
+        check("live: a default changed while Home is open renames the button without a reload",
+              start_button(driver) == "Start Challenge 15s ×3 on the device", start_button(driver))
+        change_attempts(2)
+        daemon.until(lambda d: d["device"].get("next_session") == want, "named ×2 again", timeout=10)
+
+        # A restart on the same data: the change survives it.
+        daemon.stop()
+        daemon = Daemon(args.binary, data, work, "restarted")
+        check("restart: next_session still names the new defaults", daemon.api("/device")["device"].get("next_session") == want,
+              daemon.api("/device")["device"].get("next_session"))
+        set_view(driver, "desktop", "light")
+        open_home(driver, daemon.base)
+        check("restart: the button still names them", start_button(driver) == "Start Challenge 15s ×2 on the device", start_button(driver))
+        driver.find_element(By.CSS_SELECTOR, "[data-role=start-next]").click()
+        running = daemon.until(lambda d: d["device"]["session_in_progress"], "started the session the button named", timeout=10)
+        device = running["device"]
+        check("restart: pressing it starts exactly that on the device",
+              (device["mode"], device["interval"], device["attempt_count"]) == ("challenge", "15s", 2), device)
+        try:
+            wait_for(driver, "const m = document.querySelector('#primary-action + p'); return m && m.textContent.startsWith('Started')")
+        except Exception:
+            pass
+        message = driver.execute_script("const m = document.querySelector('#primary-action + p'); return m ? m.textContent : document.querySelector('main').innerText")
+        check("restart: the page says what started", message.startswith("Started a challenge session at 15s"), message)
+        screenshot(driver, os.path.join(args.artifacts, "nextsession-started-desktop-light.png"))
+        check("no script errors", not js_errors(driver), js_errors(driver))
+        daemon.api("/device/discard", "POST", {})
+    except Exception as error:  # a crash is a failure with its reason, and the servers still stop
+        import traceback
+        traceback.print_exc(limit=3)
+        check(f"{error.__class__.__name__}", False, str(error).splitlines()[0] if str(error) else repr(error))
+    finally:
+        if driver:
+            driver.quit()
+        if daemon:
+            daemon.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"web nextsession: {passed} passed, {failed} failed ({time.time() - started:.0f} s)")
+    if args.counts:
+        with open(args.counts, "a") as file:
+            file.write(f"{passed} {failed}\n")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
