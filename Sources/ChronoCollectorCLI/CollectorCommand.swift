@@ -57,15 +57,19 @@ public struct ChronoceptionCollector: ParsableCommand {
                 settings.refusedEnrolmentsPerMinute = enrolmentsPerMinute
             }
             let configuration = settings
+            let record = ServeRecord.path(for: store)
             try withCollectorStore(store) { opened in
                 let server = CollectorServer(store: opened, configuration: configuration)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await server.run() }
                     let listening = try await server.listening()
+                    if let record, let tcp = listening.tcp { ServeRecord.write(tcp, to: record) }
+                    defer { if let record { ServeRecord.remove(at: record) } }
                     print("Collector store: \(opened.location)")
                     if let path = listening.socketPath { print("Collector API on the Unix socket \(path)") }
                     if let tcp = listening.tcp {
-                        print("Sync routes on http://\(tcp)\(SyncProtocol.batchesPath) (devices: `chronoception sync add http://\(tcp) --code CODE`)")
+                        let devices = EnrolURL.shown(explicit: nil, listening: tcp, hostName: ProcessInfo.processInfo.hostName).url
+                        print("Sync routes on http://\(tcp)\(SyncProtocol.batchesPath) (devices: `chronoception sync add \(devices) --code CODE`)")
                         print("Collector pages on http://\(tcp)/ and API on http://\(tcp)/api/v1")
                     }
                     print("Stop with Ctrl-C.")
@@ -84,7 +88,7 @@ public struct ChronoceptionCollector: ParsableCommand {
         @Argument(help: "The device's name on this collector (a participant code, \"Anna's Pi\").") var name: String
         @Option(help: "The participant the device belongs to (progress per participant adds up their devices).") var participant: String?
         @Option(help: "How long the code stays valid: 30d, 12h, 90m (default 30d; at most 365d).") var expires = "30d"
-        @Option(help: "The collector's URL as devices reach it, for the printed command (default http://HOST:8738).") var url: String?
+        @Option(help: "The collector's URL as devices reach it, for the printed command (default: where the running serve listens, http://HOST:PORT; without one, port 8738).") var url: String?
         @OptionGroup var store: CollectorStoreOptions
 
         func run() throws {
@@ -95,7 +99,8 @@ public struct ChronoceptionCollector: ParsableCommand {
                 seconds = try ExpiryText.seconds(expires)
             } catch { throw CollectorFailure.wrap(error) }
             let code = CollectorCredentials.newCode()
-            let shownURL = url ?? "http://\(ProcessInfo.processInfo.hostName):\(CollectorServerConfiguration.defaultPort)"
+            let target = EnrolURL.shown(explicit: url, listening: ServeRecord.path(for: store).flatMap(ServeRecord.listening(at:)),
+                                       hostName: ProcessInfo.processInfo.hostName)
             try withCollectorStore(store) { opened in
                 let now = LocalTimeZone.nowUnixNanoseconds()
                 let expiry = now + seconds * 1_000_000_000
@@ -105,7 +110,8 @@ public struct ChronoceptionCollector: ParsableCommand {
                 print("One-time enrolment code for \(shown(name))\(participant.map { " (participant \(shown($0)))" } ?? ""), valid until \(CollectorTimeText.utc(expiry)):")
                 print("  \(code)")
                 print("On the device, run:")
-                print("  chronoception sync add \(shownURL) --code \(code)")
+                print("  chronoception sync add \(target.url) --code \(code)")
+                if let note = target.note { print(note) }
                 print("The code is shown only now and works once; the collector keeps only its digest.")
             }
         }
