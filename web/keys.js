@@ -34,9 +34,16 @@ function keysCard(keys) {
         } catch (error) { note.replaceChildren(errorBox(error)); }
       } }, "Revoke")));
   }
+  const hint = el("p", { class: "hint", "data-role": "keys-hint" }, "To use the companion on a phone or another computer, open this page there at the device's address and press Pair; then hold the device's button down while it is idle. A key for a script is made with ",
+    el("code", {}, "chronoception companion keys add NAME"), ".");
+  // Without a device (`chronoception companion` over a data folder) there is no button to approve with.
+  api("/device").then((data) => {
+    if (data.device.state !== "NoDevice") return;
+    hint.replaceChildren("This companion runs without a device, so a browser cannot pair here: open a login link instead (the companion prints one when it listens beyond this machine), or make a key with ",
+      el("code", {}, "chronoception companion keys add NAME"), ".");
+  }).catch(() => {});
   return el("section", { class: "card", "aria-labelledby": "st-keys", "data-role": "keys-card" }, el("h2", { id: "st-keys" }, "Paired browsers and keys"),
     keys.length ? list : el("p", { class: "muted" }, "None yet."),
-    el("p", { class: "hint" }, "To use the companion on a phone or another computer, open this page there at the device's address and press Pair; then hold the device's button down while it is idle. A key for a script is made with ",
-      el("code", {}, "chronoception companion keys add NAME"), "."),
+    hint,
     note);
 }

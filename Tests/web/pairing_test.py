@@ -215,6 +215,53 @@ def curl_pairing(namespace, base, name):
                            "--data", json.dumps({"name": name}), base + "/api/v1/pairing", stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
 
+def test_without_device(binary, work, namespace, driver, artifacts):
+    with socket.socket() as probe:
+        probe.bind((namespace.host_ip, 0))
+        port = probe.getsockname()[1]
+    data = os.path.join(work, "companion-data")
+    made = subprocess.run([binary, "companion", "keys", "add", "Laptop", "--data-dir", data], capture_output=True, text=True, check=True)
+    secret = next(line for line in made.stdout.splitlines() if line.startswith("cck_"))
+    log = open(os.path.join(work, "companion.log"), "wb")
+    server = subprocess.Popen([binary, "companion", "--data-dir", data, "--listen", f"{namespace.host_ip}:{port}", "--no-socket"],
+                              stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, SWIFT_BACKTRACE="enable=no"))
+    try:
+        base = f"http://{namespace.host_ip}:{port}"
+        for _ in range(100):
+            try:
+                with socket.create_connection((namespace.host_ip, port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.05)
+        driver.get(base + "/")
+        wait_for(driver, "return document.querySelector('[data-role=pair-form]')")
+        driver.find_element(By.ID, "pair-button").click()
+        wait_for(driver, "return document.querySelector('[data-role=pair-failed]')")
+        message = driver.execute_script("return document.querySelector('[data-role=pair-message]').textContent")
+        check("no device: pairing refused in words", "runs without a device" in message and "login link" in message, message)
+        words_only("no device", main_text(driver))
+        screenshot(driver, os.path.join(artifacts, "pairing-no-device-desktop-light.png"))
+        # With a key made at the command line, Settings lists it and says how a browser gets in here.
+        driver.add_cookie({"name": "chronoception_key", "value": secret, "path": "/"})
+        driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")  # this origin's own onboarding
+        driver.get(base + "/#/settings")
+        driver.refresh()  # a new hash alone would not load the page again
+        wait_for(driver, "const h = document.querySelector('[data-role=keys-hint]'); return h && h.textContent.includes('without a device')")
+        rows = driver.execute_script("return Array.from(document.querySelectorAll('[data-role=keys] li')).map(li => li.innerText)")
+        check("no device: Settings lists the command-line key as this browser, never used before this page",
+              len(rows) == 1 and rows[0].startswith("Laptop") and "this browser" in rows[0] and "Made at the device's command line" in rows[0] and "Last used" in rows[0], rows)
+        hint = driver.execute_script("return document.querySelector('[data-role=keys-hint]').textContent")
+        check("no device: the hint offers a login link, not pairing", "login link" in hint and "press Pair" not in hint, hint)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
 def test_pairing(binary, artifacts):
     work = tempfile.mkdtemp(prefix="chrono-pairing-web-")
     namespace = Namespace()
@@ -358,6 +405,9 @@ def test_pairing(binary, artifacts):
         check("429: Try again waits until then", driver.execute_script("return document.getElementById('pair-again').disabled") is True)
         words_only("429", main_text(driver))
         screenshot(driver, os.path.join(artifacts, "pairing-limited-desktop-light.png"))
+
+        # 8. `companion` without a device: pairing is refused in words, and Settings says how else to get in.
+        test_without_device(binary, work, namespace, driver, artifacts)
 
         errors = [e for e in js_errors(driver) if not re.search(r"status of (401|403|409|429)", e["message"])]
         check("no script errors (beyond the expected 401, 403, 409 and 429 answers)", not errors, errors[:3])

@@ -414,7 +414,7 @@ async function pageHome() {
 <script src="/settings.js?v=e588dc37d412429d" defer></script>
 <script src="/sessions.js?v=203fd8ca5cf417df" defer></script>
 <script src="/pair.js?v=d62687862bbf80e0" defer></script>
-<script src="/keys.js?v=6557c256012caa7c" defer></script>
+<script src="/keys.js?v=e4d3541df61a3fef" defer></script>
 <script src="/sync.js?v=e23f4a6f4168de71" defer></script>
 <script src="/privacy.js?v=0a39ea5785b8ad13" defer></script>
 <script src="/note.js?v=c78ad6b58ac442b8" defer></script>
@@ -436,7 +436,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "a123a507faabc0fb"),
+"""#####, "0a7c7d864de02bdf"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -474,17 +474,20 @@ function keysCard(keys) {
         } catch (error) { note.replaceChildren(errorBox(error)); }
       } }, "Revoke")));
   }
+  const hint = el("p", { class: "hint", "data-role": "keys-hint" }, "To use the companion on a phone or another computer, open this page there at the device's address and press Pair; then hold the device's button down while it is idle. A key for a script is made with ",
+    el("code", {}, "chronoception companion keys add NAME"), ".");
+  // Without a device (`chronoception companion` over a data folder) there is no button to approve with.
+  api("/device").then((data) => {
+    if (data.device.state !== "NoDevice") return;
+    hint.replaceChildren("This companion runs without a device, so a browser cannot pair here: open a login link instead (the companion prints one when it listens beyond this machine), or make a key with ",
+      el("code", {}, "chronoception companion keys add NAME"), ".");
+  }).catch(() => {});
   return el("section", { class: "card", "aria-labelledby": "st-keys", "data-role": "keys-card" }, el("h2", { id: "st-keys" }, "Paired browsers and keys"),
     keys.length ? list : el("p", { class: "muted" }, "None yet."),
-    // Without a device (`chronoception companion` over a data folder) there is no button to approve with.
-    latestDevice && latestDevice.state === "NoDevice"
-      ? el("p", { class: "hint" }, "This companion runs without a device, so a browser cannot pair here: open a login link instead (the companion prints one when it listens beyond this machine), or make a key with ",
-        el("code", {}, "chronoception companion keys add NAME"), ".")
-      : el("p", { class: "hint" }, "To use the companion on a phone or another computer, open this page there at the device's address and press Pair; then hold the device's button down while it is idle. A key for a script is made with ",
-        el("code", {}, "chronoception companion keys add NAME"), "."),
+    hint,
     note);
 }
-"""#####, "6557c256012caa7c"),
+"""#####, "e4d3541df61a3fef"),
         "/learn.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Learn page.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
