@@ -339,6 +339,13 @@ def test_privacy(binary, work, artifacts, driver, data):
         wait_for(driver, "const n = document.querySelector('[data-role=privacy-card] .status'); return n && n.textContent === 'Saved.'")
         check("privacy: the page changed the setting", run(binary, "settings", "get", "glanceable-privacy", "--data-dir", data).strip().endswith("on"),
               run(binary, "settings", "get", "glanceable-privacy", "--data-dir", data))
+        # The switch saved through Settings' own writer: the next save on the page is not refused as stale.
+        save_defaults = driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", save_defaults)
+        save_defaults.click()
+        wait_for(driver, "const n = document.querySelector('form.card .status'); return n && !n.hidden && n.textContent !== 'Saving…'")
+        saved = driver.execute_script("return document.querySelector('form.card .status').textContent")
+        check("privacy: saving the defaults after the switch is not a version conflict", saved == "Saved.", saved)
         after = wait_until("the state file rewritten withheld", lambda: (s := state()) and s.get("glanceable_privacy") and s)
         check("privacy on: state, mode and interval stay; no score and no feedback in the state file",
               after["state"] == "Idle" and after["mode"] and after["interval"] and after["last_session"]["date"] == before["last_session"]["date"]
