@@ -1,4 +1,6 @@
 // Chronoception collector pages: a device (or participant) picker and progress, from /api/v1 only.
+// Durations go through format.js's seconds() (loaded first, shared with the companion): one display
+// rule for both sites — whole seconds, "37s" under a minute, "1m 5s" from one.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
@@ -31,7 +33,8 @@ function showLogin(message) {
   const form = element("form", { id: "login-form", class: "login" },
     element("label", { for: "reader-key" }, "Reader key"), input,
     element("button", { type: "submit" }, "Open"),
-    element("p", { id: "login-help", class: "hint" }, message + " On the collector, `chronoception-collector keys add NAME` prints one; paste it here. The browser keeps it as a cookie that scripts cannot read."));
+    element("p", { id: "login-help", class: "hint" }, message + " On the collector, ", element("code", {}, "chronoception-collector keys add NAME"),
+      " prints one; paste it here. The browser keeps it as a cookie that scripts cannot read."));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const response = await fetch("/api/v1/login", { method: "POST", credentials: "same-origin",
@@ -51,14 +54,6 @@ function showStatus(text, kind) {
   const box = $("#status");
   box.replaceChildren();
   if (text) box.append(element("p", { class: "status " + (kind || "") }, text));
-}
-
-// Seconds as the companion shows durations: whole seconds from 10 s, one decimal below.
-function seconds(value) {
-  if (value === null || value === undefined) return "—";
-  const abs = Math.abs(value);
-  if (abs >= 60) { const m = Math.floor(abs / 60); const s = Math.round(abs - m * 60); return (value < 0 ? "−" : "") + m + "m " + s + "s"; }
-  return (abs >= 10 ? Math.round(value) : value.toFixed(1)) + " s";
 }
 
 const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
@@ -89,7 +84,11 @@ function renderDevices(devices) {
       cell("Sessions", device.sessions), cell("Last seen", whenUTC(device.last_seen_at)),
       cell("State", device.revoked_at ? "revoked " + whenUTC(device.revoked_at) : "enrolled")));
   }
-  if (devices.length === 0) showStatus("No device is enrolled yet: run `chronoception-collector enrol NAME` on the collector, then `chronoception sync add URL --code CODE` on the device.");
+  if (devices.length === 0) {
+    showStatus("");
+    $("#status").append(element("p", { class: "status" }, "No device is enrolled yet: run ", element("code", {}, "chronoception-collector enrol NAME"),
+      " on the collector, then the command it prints on the device."));
+  }
 }
 
 function renderProgress(title, progress) {

@@ -195,6 +195,9 @@ struct SyncRouteTests {
                 }
                 let limited = try await Self.post(client, SyncProtocol.enrolPath, json: F.request(code: CollectorCredentials.newCode()))
                 #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] != nil && limited.errorCode == "rate_limited")
+                // The wait in words follows the display rule (DurationText): "37s", never "37 s".
+                let message = ((limited.json["error"] as? [String: Any])?["message"] as? String) ?? ""
+                #expect(message.wholeMatch(of: /Too many refused enrolment attempts; try again in ([1-9]\d*m )?\d{1,2}s\./) != nil, "\(message)")
                 // Then even a good code waits: the address is not checking codes this minute.
                 let good = try await Self.makeCode(store, name: "P99")
                 let waiting = try await Self.post(client, SyncProtocol.enrolPath, json: F.request(code: good, device: UUID().uuidString.lowercased()))

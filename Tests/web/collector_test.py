@@ -5,7 +5,7 @@ with `collector enrol` + `sync add` + `sync now`. The device picker names the de
 progress shows the numbers of the device's own `progress --json`; a participant's adds up their
 devices; the CSV link downloads one row per completed session with the device columns; the pickers
 work from the keyboard; no horizontal overflow at phone and desktop width. Run by Tests/web/run."""
-import argparse, csv, io, json, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+import argparse, csv, io, json, math, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.request
 
 from browser import js_errors, screenshot, wait_for
 from selenium import webdriver
@@ -126,14 +126,46 @@ def set_size(driver, size):
 
 
 def seconds_text(value):
-    """collector.js's seconds(): whole seconds from 10 s, one decimal below, minutes from 60 s."""
+    """SPEC §1's display rule, as format.js's seconds() (shared with the companion): whole seconds,
+    rounded half away from zero, `Ns` under 60 s, `Nm Ns` from 60 s."""
     if value is None:
         return "—"
-    magnitude = abs(value)
-    if magnitude >= 60:
-        minutes = int(magnitude // 60)
-        return ("−" if value < 0 else "") + f"{minutes}m {round(magnitude - minutes * 60)}s"
-    return (f"{round(value)}" if magnitude >= 10 else f"{value:.1f}") + " s"
+    total = int(math.floor(abs(value) + 0.5))
+    return f"{total}s" if total < 60 else f"{total // 60}m {total % 60}s"
+
+
+DURATION = re.compile(r"^(?:[1-9]\d*m [0-5]?\d|[0-5]?\d)s$")
+# "37 s", "1.6 s", "15 s": a number and a separate "s", or a fraction of a second.
+BROKEN_DURATION = re.compile(r"\d\s+s\b|\d\.\d+\s*s\b")
+
+
+def display_rule(name, driver):
+    """Every duration the progress section shows follows the display rule: the recent sessions'
+    Interval column, the cards' titles and their typical errors; nothing reads "37 s" or "1.6 s"."""
+    text = driver.execute_script("return document.querySelector('#progress').innerText")
+    check(f"{name}: no duration in the \"37 s\" or \"1.6 s\" form", not BROKEN_DURATION.search(text), BROKEN_DURATION.findall(text))
+    intervals = driver.execute_script("return Array.from(document.querySelectorAll('#progress td[data-label=Interval]')).map(c => c.textContent)")
+    check(f"{name}: the recent sessions' intervals read Ns or Nm Ns", intervals and all(DURATION.match(t) for t in intervals), intervals)
+    titles = driver.execute_script("return Array.from(document.querySelectorAll('#progress .grid > .card h3')).map(h => h.textContent.split('  ')[0])")
+    check(f"{name}: the cards' intervals read Ns or Nm Ns", titles and all(DURATION.match(t) for t in titles), titles)
+    errors = re.findall(r"Typical error (\S+(?: \d+s)?) last 7 days, (\S+(?: \d+s)?) the 7 days before", text)
+    check(f"{name}: typical errors read Ns or Nm Ns (or — when none)",
+          errors and all(e == "—" or DURATION.match(e) for pair in errors for e in pair), errors)
+
+
+def shared_formatter(driver, collector):
+    """The collector's pages use the companion's format.js, served from the one embedded copy, and its
+    seconds() is the display rule: "37s" and "2s", never "37 s" or "1.6 s"."""
+    served = urllib.request.urlopen(collector.url + "/format.js", timeout=10).read().decode()
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "web", "format.js"), encoding="utf-8") as file:
+        check("collector serves the companion's format.js, byte for byte", served.rstrip("\n") == file.read().rstrip("\n"))
+    scripts = driver.execute_script("return Array.from(document.scripts).map(s => s.getAttribute('src'))")
+    check("collector page loads format.js before collector.js", scripts == ["/format.js", "/collector.js"], scripts)
+    cases = [37, 37.4, 1.6, 2.5, 15, 0.4, 59.4, 59.5, 60, 90, 125.5, -37.4, None]
+    shown = driver.execute_script("return arguments[0].map(v => seconds(v))", cases)
+    expected = ["37s", "37s", "2s", "3s", "15s", "0s", "59s", "1m 0s", "1m 0s", "1m 30s", "2m 6s", "37s", "—"]
+    check("collector's seconds() is the display rule", shown == expected, list(zip(cases, shown)))
+    check("the test's own seconds_text agrees", [seconds_text(v) for v in cases] == expected, [seconds_text(v) for v in cases])
 
 
 def shown_progress(driver):
@@ -234,6 +266,7 @@ def test_collector(binary, artifacts):
             row = table.get(name, [])
             check(f"{name}: device table row (participant, board, sessions, enrolled)",
                   row[1:4] == [device["participant"], "desktop", str(device["progress"]["completed_sessions"])] and row[5] == "enrolled", row)
+        shared_formatter(driver, collector)
         participants = [o.text for o in Select(driver.find_element(By.ID, "participant-picker")).options][1:]
         check("participant picker lists each participant once", participants == ["P01", "P02"], participants)
         screenshot(driver, os.path.join(artifacts, "collector-devices-desktop.png"))
@@ -273,6 +306,7 @@ def test_collector(binary, artifacts):
                   ([(i["interval"], i["completed_sessions"]) for i in shown], [(i["interval"], i["completed_sessions"]) for i in by_count]))
             own = [device_interval(binary, device["data"], i["target_interval_seconds"]) for i in shown]
             expect_progress(name, driver, label, device["progress"]["completed_sessions"], own)
+            display_rule(name, driver)
             legend = driver.execute_script("return Array.from(document.querySelectorAll('#progress .legend span')).map(s => s.textContent)")
             mix = [f"{m['mode'].capitalize()}: {m['sessions']} ({round(m['share'] * 100)} %)" for m in device["progress"]["mode_mix"]]
             check(f"{name}: the mode mix names its modes with the device's counts", legend == mix, (legend, mix))

@@ -1,4 +1,5 @@
 import ChronoAPI
+import ChronoCore
 import ChronoSync
 import Foundation
 import Hummingbird
@@ -24,7 +25,7 @@ enum SyncRoutes {
         }
         switch state.enrolmentLimit.admit(address: address, nowSeconds: state.configuration.now() / 1_000_000_000) {
         case .limited(let retry):
-            throw APIError(.tooManyRequests, "rate_limited", "Too many refused enrolment attempts; try again in \(retry) s.",
+            throw APIError(.tooManyRequests, "rate_limited", "Too many refused enrolment attempts; try again in \(DurationText.format(wholeSeconds: Int(retry))).",
                            headers: [.retryAfter: String(retry)])
         case .admitted(let ticket):
             // Only refused attempts count against the limit: a study team enrolling a cohort from one
