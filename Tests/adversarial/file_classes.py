@@ -295,6 +295,22 @@ def damages(existing_id):
     return out
 
 
+def note_damages():
+    """Damage to a session's note (SessionNote), for batches only: a fallback file has no note."""
+    def set_note(value):
+        def mutate(s):
+            s["note"] = value
+        return mutate
+    return [
+        ("a 201-character note", "challenge", set_note("n" * 201), ("session_note",)),
+        ("a note with an escape sequence", "challenge", set_note("a\x1b[2Jb"), ("session_note",)),
+        ("a note with a line break", "passive", set_note("two\nlines"), ("session_note",)),
+        ("a note with a right-to-left override", "challenge", set_note("abc\u202efed"), ("session_note",)),
+        ("an untrimmed note", "challenge", set_note(" tired "), ("session_note",)),
+        ("an empty note", "passive", set_note(""), ("session_note",)),
+    ]
+
+
 def class6_import(ctx):
     """`chronoception import FILE` with damaged fallback files: exit 65, and `sessions --json` is the
     same before and after. A valid file (the control) is imported."""
@@ -364,7 +380,7 @@ def class6_collector(ctx, server):
     def push(sessions):
         return ctx.push(json.dumps(ctx.batch(sessions, device=device), ensure_ascii=False), device=device, server=server)
 
-    for name, mode, mutate, words in damages(None):
+    for name, mode, mutate, words in damages(None) + note_damages():
         valid = ctx.session("challenge")
         session = ctx.session(mode)
         mutate(session)

