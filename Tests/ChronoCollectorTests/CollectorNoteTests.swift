@@ -58,6 +58,11 @@ struct CollectorNoteTests {
             #expect(fromOther.accepted == 0 && fromOther.duplicates == 1)
             #expect(try await store.sessions(CollectorSessionQuery()).first { $0.session.id == noted.id }?.session.note == nil)
 
+            // The device's progress report lists it with its session, as the device's own does.
+            let progress = CollectorProgress.report(try await store.sessions(CollectorSessionQuery(device: F.deviceID)), nowUnixNanoseconds: F.now,
+                                                    utcOffsetSeconds: 0)
+            #expect(progress.recentSessions.first { $0.sessionID == older.id }?.note == "=1+2")
+
             // The CSV's last column is the note; a formula is neutralised.
             var csv = ""
             CollectorCSV.write(try await store.sessions(CollectorSessionQuery()), to: { csv += $0 })

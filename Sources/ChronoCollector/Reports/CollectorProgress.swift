@@ -19,6 +19,7 @@ public enum CollectorProgress {
         var started: Int64
         var offset: Int
         var healthDecision: String
+        var note: String?
     }
 
     public static func report(_ sessions: [CollectorSession], nowUnixNanoseconds now: Int64, utcOffsetSeconds: Int,
@@ -28,7 +29,7 @@ public enum CollectorProgress {
             guard let outcome = try? stored.session.validatedOutcome() else { return nil }
             let anchor = stored.session.anchor
             return Entry(id: stored.session.id, outcome: outcome, started: anchor.unixNanoseconds(at: outcome.startedAt),
-                         offset: anchor.utcOffsetSeconds, healthDecision: stored.session.healthDecision)
+                         offset: anchor.utcOffsetSeconds, healthDecision: stored.session.healthDecision, note: stored.session.note)
         }
         if let only { entries = entries.filter { $0.outcome.configuration.interval.span == only.span } }
         // Newest first, as the device's queries order them.
@@ -90,7 +91,7 @@ public enum CollectorProgress {
                 timeAcuityScore: hasMetrics ? metrics.timeAcuityScore : nil, meanAbsErrorSeconds: hasMetrics ? metrics.meanAbsErrorSeconds : nil,
                 meanSignedErrorSeconds: hasMetrics ? metrics.meanSignedErrorSeconds : nil,
                 fearSoundEffective: outcome.mode == .fear ? outcome.fearSoundEffective : nil, healthLog: entry.healthDecision,
-                timingLateness: outcome.timingLateness)
+                timingLateness: outcome.timingLateness, note: entry.note)
         }
         return ProgressReport(today: today, intervals: intervals, completedByMode: completedByMode, abortedSessions: 0,
                               interruptedSessions: 0, recentSessions: Array(recent), daily: overallDaily, onlyInterval: only)
