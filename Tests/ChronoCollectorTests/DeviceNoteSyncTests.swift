@@ -56,6 +56,13 @@ struct DeviceNoteSyncTests {
                 #expect(edited.session == expected && edited.receivedUnixNanoseconds == sent.receivedUnixNanoseconds)
                 #expect(try device.syncState().pending == 0)
 
+                // The read API's session carries it.
+                let secret = CollectorCredentials.newReaderKey()
+                try await store.addReaderKey(ReaderKey(id: "r1", name: "analysis", createdUnixNanoseconds: F.now),
+                                             keySHA256: CollectorCredentials.keyDigest(secret))
+                let listed = try await SyncRouteTests.get(client, "/api/v1/sessions", key: secret)
+                #expect((listed.json["sessions"] as? [[String: Any]])?.first?["note"] as? String == "after coffee, tired")
+
                 var csv = ""
                 CollectorCSV.write(try await store.sessions(CollectorSessionQuery()), to: { csv += $0 })
                 #expect(csv.components(separatedBy: "\r\n")[1].hasSuffix(",\"after coffee, tired\""))

@@ -26,6 +26,7 @@ enum CollectorJSON {
             ("participant", stored.participant.map(JSONValue.string) ?? .null), ("mode", .string(wire.mode)),
             ("target_interval_ms", .int(wire.targetIntervalMilliseconds)), ("planned_count", .int(wire.plannedCount)),
             ("health_decision", .string(wire.healthDecision)), ("received_at", instant(stored.receivedUnixNanoseconds)),
+            ("note", wire.note.map(JSONValue.string) ?? .null),
         ]
         if let outcome = try? wire.validatedOutcome() {
             let anchor = wire.anchor
