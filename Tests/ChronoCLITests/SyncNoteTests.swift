@@ -37,3 +37,35 @@ struct SyncNoteTests {
         #expect(collector.with { $0.sessions.count } == 3)
     }
 }
+
+/// The daemon's pusher does not hold an edited note for its 15-minute idle poll: the store watcher's
+/// change, with the session pending again, starts a push at once; its own writes never wake it.
+@Suite("Sync: the pusher sends an edited note at once")
+struct SyncPusherNoteTests {
+    @Test("caught up, a note edit and the watcher's change push the session again; a change with nothing new pending does not")
+    func editWakesThePusher() async throws {
+        let fixture = try SyncFixture()
+        defer { fixture.remove() }
+        try fixture.addSessions(2)
+        let collector = FakeCollector()
+        _ = try await fixture.enrol(collector)
+        let lines = RecordingLines()
+        let pusher = SyncPusher(store: fixture.store, report: { lines.writeLine($0) },
+                                transport: { _ in InProcessTransport(collector: collector) })
+        pusher.start()
+        defer { pusher.stop() }
+        #expect(await eventually { lines.all.contains("sent 2 sessions (2 new, 0 already there); 0 pending") })
+
+        // A store change with nothing new pending (the pusher's own writes, a setting) sends nothing.
+        try await Task.sleep(nanoseconds: 100_000_000)
+        pusher.storeChanged()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(lines.all.count == 1)
+
+        let id = try #require(collector.with { $0.sessions.keys.sorted().first })
+        try fixture.store.setNote(sessionID: id, note: "after coffee")
+        pusher.storeChanged()
+        #expect(await eventually(limit: 5) { lines.all.contains("sent 1 session (0 new, 1 already there); 0 pending") })
+        #expect(collector.with { $0.sessions[id]?.note } == "after coffee")
+    }
+}

@@ -26,6 +26,11 @@ final class SyncPusher: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private var waitingForEnrolment = false
+    /// After a successful push, what was still pending (nil after a failure or before the first
+    /// push): while idle, a store change that leaves more pending than that (a note edited in the
+    /// companion or a shell re-queues its session) starts a push at once. After a failure the
+    /// backoff stands.
+    private var pendingAfterPush: Int?
     private var thread: Thread?
     /// The last failure line said on the console, so a long outage is reported once, not per retry.
     private var lastReported: String?
@@ -66,14 +71,16 @@ final class SyncPusher: @unchecked Sendable {
     /// Asks for a push soon (a completed session was saved). Never blocks.
     func nudge() { wakeUp.signal() }
 
-    /// The store changed (the watcher saw a write): only of interest while not enrolled, so that a
-    /// `sync add` in a shell starts the pushing at once. The pusher's own writes would otherwise
-    /// wake it again and again.
+    /// The store changed (the watcher saw a write). Of interest while not enrolled, so that a
+    /// `sync add` in a shell starts the pushing at once, and while caught up when something is
+    /// pending again (an edited note re-queues its session), so the edit is not held for the idle
+    /// poll. The pusher's own writes add nothing pending, so they never wake it.
     func storeChanged() {
         lock.lock()
-        let waiting = waitingForEnrolment
+        let waiting = waitingForEnrolment, baseline = pendingAfterPush
         lock.unlock()
-        if waiting { wakeUp.signal() }
+        if waiting { wakeUp.signal(); return }
+        if let baseline, let pending = try? store.syncState().pending, pending > baseline { wakeUp.signal() }
     }
 
     /// Ends the thread after the exchange in flight (bounded by the client's timeouts).
@@ -92,6 +99,7 @@ final class SyncPusher: @unchecked Sendable {
 
     /// One attempt: push everything pending if enrolled; says when to try next.
     func step() async -> NextWake {
+        setPendingAfterPush(nil)
         let enrolment: SyncEnrolment
         let deviceID: String
         do {
@@ -116,6 +124,7 @@ final class SyncPusher: @unchecked Sendable {
             }
             lastReported = nil
             for refused in summary.preferences.refused { say("warning: sync: " + refused) }
+            setPendingAfterPush((try? store.syncState().pending) ?? 0)
             return .afterMilliseconds(Int64(SyncRetrySchedule.idlePollSeconds) * 1000)
         } catch let failure as SyncFailure where failure.kind == .copiedDataDirectory {
             // Never as the device this directory was copied from; a `sync add` here wakes it.
@@ -132,6 +141,12 @@ final class SyncPusher: @unchecked Sendable {
             say("sync: \(error); trying again later.")
             return .afterMilliseconds(SyncRetrySchedule.delayMilliseconds(afterFailures: max(failures, 1), deviceID: deviceID))
         }
+    }
+
+    private func setPendingAfterPush(_ value: Int?) {
+        lock.lock()
+        pendingAfterPush = value
+        lock.unlock()
     }
 
     /// Reports a line once per kind of trouble.
