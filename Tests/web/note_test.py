@@ -13,34 +13,16 @@ own `chronoception companion` over a store filled by `simulate`:
 - no route, JSON or backtick on the page, no script error; screenshots at phone and desktop width,
   light and dark.
 Run by Tests/web/run (WEB_ONLY=note)."""
-import argparse, csv, io, json, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+import csv, io, os, re, shutil, subprocess, tempfile, time
 
 from browser import js_errors, screenshot, wait_for
-from selenium import webdriver
 from selenium.webdriver.common.by import By
+from webparts import Checks, Companion, arguments, loaded, make_driver, open_page, press, run, set_view, views
 
-SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
-THEMES = ("light", "dark")
 CODE_WORDS = re.compile(r"`|/api/|\b(GET|POST|PATCH|PUT|DELETE) /|\{\"")
 LONG_REFUSAL = "Not saved: The note is 300 characters long; a note holds at most 200. Shorten it."
 
-passed, failed = 0, 0
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL note: {name}{': ' + str(detail) if detail else ''}")
-
-
-def run(*command):
-    done = subprocess.run(list(command), capture_output=True, text=True, timeout=120)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip() or done.stdout.strip()}")
-    return done.stdout
+check = Checks("note")
 
 
 def export_all(companion):
@@ -51,75 +33,6 @@ def export_all(companion):
     return done.stdout.decode("utf-8")
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Companion:
-    """`chronoception companion` on a free loopback port over `data`."""
-
-    def __init__(self, binary, data, log):
-        self.binary, self.data = binary, data
-        port = free_port()
-        self.base = f"http://127.0.0.1:{port}"
-        self.log = open(log, "w")
-        self.process = subprocess.Popen([binary, "companion", "--data-dir", data, "--listen", f"127.0.0.1:{port}", "--no-socket"],
-                                        stdout=self.log, stderr=subprocess.STDOUT)
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(self.base + "/api/v1/openapi.json", timeout=1).read()
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    break
-                time.sleep(0.05)
-        raise RuntimeError("the companion did not start: " + open(log).read())
-
-    def api(self, path):
-        with urllib.request.urlopen(self.base + "/api/v1" + path) as response:
-            return json.load(response)
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
-
-
-def make_driver(downloads):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                 "--force-device-scale-factor=1", "--disable-features=Translate"):
-        options.add_argument(flag)
-    options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
-    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads, "eventsEnabled": True})
-    return driver
-
-
-def set_view(driver, size, theme="light"):
-    width, height = SIZES[size]
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
-
-
-def loaded(driver):
-    wait_for(driver, "return document.querySelector('main h1') && !Array.from(document.querySelectorAll('main p')).some(p => p.textContent === 'Loading…')")
-
-
-def open_page(driver, base, hash_):
-    driver.get("about:blank")
-    driver.get(base + "/" + hash_)
-    loaded(driver)
-
-
 def speaks(driver, where):
     text = driver.execute_script("""
       const parts = [document.body.innerText, document.title];
@@ -127,11 +40,6 @@ def speaks(driver, where):
       return parts.join('\\n');""")
     found = sorted({m.group(0) for m in CODE_WORDS.finditer(text)})
     check(f"{where}: no backtick, route or JSON shown", not found, found)
-
-
-def press(driver, element):
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
 
 
 def type_note(driver, text):
@@ -193,11 +101,9 @@ def test_note(companion, artifacts):
         loaded(driver)
         check("a reload shows it", driver.find_element(By.ID, "note-input").get_attribute("value") == "after coffee")
         check("Remove is offered for a saved note", driver.find_element(By.CSS_SELECTOR, "[data-role=note-remove]").is_displayed())
-        for size in SIZES:
-            for theme in THEMES:
-                set_view(driver, size, theme)
-                open_page(driver, base, f"#/session/{session_id}")
-                screenshot(driver, os.path.join(artifacts, f"note-saved-{size}-{theme}.png"))
+        for size, theme in views(driver):
+            open_page(driver, base, f"#/session/{session_id}")
+            screenshot(driver, os.path.join(artifacts, f"note-saved-{size}-{theme}.png"))
         set_view(driver, "phone")
 
         open_page(driver, base, "#/progress")
@@ -231,11 +137,9 @@ def test_note(companion, artifacts):
         check("the field keeps what was typed", len(driver.find_element(By.ID, "note-input").get_attribute("value")) == 300)
         check("the stored note is unchanged", companion.api(f"/sessions/{session_id}")["note"] == "after coffee")
         speaks(driver, "session page with a refused note")
-        for size in SIZES:
-            for theme in THEMES:
-                set_view(driver, size, theme)
-                driver.execute_script("window.scrollTo(0, 0)")
-                screenshot(driver, os.path.join(artifacts, f"note-refused-{size}-{theme}.png"))
+        for size, theme in views(driver):
+            driver.execute_script("window.scrollTo(0, 0)")
+            screenshot(driver, os.path.join(artifacts, f"note-refused-{size}-{theme}.png"))
         set_view(driver, "phone")
 
         # A direction mark cannot be seen; the device refuses it and says what it is.
@@ -264,12 +168,7 @@ def test_note(companion, artifacts):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--artifacts", required=True)
-    parser.add_argument("--counts", help="append 'PASSED FAILED' to this file for Tests/web/run's summary")
-    args = parser.parse_args()
-    os.makedirs(args.artifacts, exist_ok=True)
+    args = arguments()
     started = time.time()
     work = tempfile.mkdtemp(prefix="web-note-")
     server = None
@@ -280,18 +179,13 @@ def main():
         try:
             test_note(server, args.artifacts)
         except Exception as error:
-            import traceback
-            traceback.print_exc(limit=3)
-            check(f"note: {error.__class__.__name__}", False, str(error).splitlines()[0] if str(error) else repr(error))
+            check.crash(f"note: {error.__class__.__name__}", error)
     finally:
         if server:
             server.stop()
         shutil.rmtree(work, ignore_errors=True)
-    print(f"web note: {passed} passed, {failed} failed ({time.time() - started:.0f} s)")
-    if args.counts:
-        with open(args.counts, "a") as file:
-            file.write(f"{passed} {failed}\n")
-    sys.exit(1 if failed else 0)
+    print(f"web note: {check.passed} passed, {check.failed} failed ({time.time() - started:.0f} s)")
+    check.finish(args.counts)
 
 
 main()

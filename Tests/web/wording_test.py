@@ -14,75 +14,17 @@
 - Settings offers the CSV of the last 90 days or everything, and the downloaded 90-day file is the
   one `chronoception export csv --days 90` writes.
 Run by Tests/web/run (WEB_ONLY=wording)."""
-import argparse, json, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.parse, urllib.request
+import json, os, re, shutil, tempfile, time, urllib.parse
 
 from browser import js_errors, screenshot, wait_for
-from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
+from webparts import SIZES, Checks, Companion, arguments, loaded, make_driver, open_page, press, run, set_view, views
 
-SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
-THEMES = ("light", "dark")
 # Words for people never carry these: a route, an HTTP verb before a path, JSON, markdown's backtick.
 CODE_WORDS = re.compile(r"`|/api/|\b(GET|POST|PATCH|PUT|DELETE) /|\{\"")
 
-passed, failed = 0, 0
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL wording: {name}{': ' + str(detail) if detail else ''}")
-
-
-def run(*command):
-    done = subprocess.run(list(command), capture_output=True, text=True, timeout=120)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip() or done.stdout.strip()}")
-    return done.stdout
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Companion:
-    """`chronoception companion` on a free loopback port over `data`."""
-
-    def __init__(self, binary, data, log):
-        self.binary, self.data = binary, data
-        port = free_port()
-        self.base = f"http://127.0.0.1:{port}"
-        self.log = open(log, "w")
-        self.process = subprocess.Popen([binary, "companion", "--data-dir", data, "--listen", f"127.0.0.1:{port}", "--no-socket"],
-                                        stdout=self.log, stderr=subprocess.STDOUT)
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(self.base + "/api/v1/openapi.json", timeout=1).read()
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    break
-                time.sleep(0.05)
-        raise RuntimeError("the companion did not start: " + open(log).read())
-
-    def api(self, path):
-        with urllib.request.urlopen(self.base + "/api/v1" + path) as response:
-            return json.load(response)
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
+check = Checks("wording")
 
 
 def fill(binary, data, bursts):
@@ -90,35 +32,6 @@ def fill(binary, data, bursts):
     for days_ago, sessions, seed in bursts:
         faked = ["faketime", "-f", f"-{days_ago}d"] if days_ago else []
         run(*faked, binary, "simulate", "--sessions", str(sessions), "--seed", str(seed), "--quiet", "--data-dir", data)
-
-
-def make_driver(downloads):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                 "--force-device-scale-factor=1", "--disable-features=Translate"):
-        options.add_argument(flag)
-    options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
-    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads, "eventsEnabled": True})
-    return driver
-
-
-def set_view(driver, size, theme="light"):
-    width, height = SIZES[size]
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
-
-
-def loaded(driver):
-    wait_for(driver, "return document.querySelector('main h1') && !Array.from(document.querySelectorAll('main p')).some(p => p.textContent === 'Loading…')")
-
-
-def open_page(driver, base, hash_):
-    driver.get("about:blank")
-    driver.get(base + "/" + hash_)
-    loaded(driver)
 
 
 def page_text(driver):
@@ -141,12 +54,6 @@ def speaks(driver, where):
 def page_errors(driver, allowed=()):
     """Script errors, without the network lines for requests the test made fail on purpose."""
     return [e for e in js_errors(driver) if not any(a in e["message"] for a in allowed)]
-
-
-def press(driver, element):
-    """A person scrolls to a button before pressing it (on a phone the tab bar covers the bottom)."""
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
 
 
 def ids_shown(driver):
@@ -283,14 +190,12 @@ def test_sessions(companion, artifacts):
         wait_for(driver, f"return location.hash === '#/session/{first}' && document.querySelector('main .phase')")
         check("sessions: a listed session opens its detail", driver.find_element(By.TAG_NAME, "h1").text == "Session")
         check("sessions: no script errors", not page_errors(driver, ("interval=3o",)), page_errors(driver, ("interval=3o",)))
-        for size in SIZES:
-            for theme in THEMES:
-                set_view(driver, size, theme)
-                open_page(driver, base, hashes[3])
-                results_ready(driver)
-                width = driver.execute_script("return document.documentElement.scrollWidth")
-                check(f"sessions {size} {theme}: no sideways scrolling", width <= SIZES[size][0], width)
-                screenshot(driver, os.path.join(artifacts, f"wording-sessions-{size}-{theme}.png"))
+        for size, theme in views(driver):
+            open_page(driver, base, hashes[3])
+            results_ready(driver)
+            width = driver.execute_script("return document.documentElement.scrollWidth")
+            check(f"sessions {size} {theme}: no sideways scrolling", width <= SIZES[size][0], width)
+            screenshot(driver, os.path.join(artifacts, f"wording-sessions-{size}-{theme}.png"))
     finally:
         driver.quit()
 
@@ -332,12 +237,10 @@ def test_every_page_speaks(companion, artifacts):
         check("learn: terms and FAQ questions bold", {"Challenge", "Time Acuity", "Where is my data?"} <= set(shown["strong"]), shown["strong"])
         learn = sum(len(s["body"].split("\n\n")) for s in companion.api("/learn")["sections"])
         check("learn: one paragraph per paragraph of the text", shown["paragraphs"] == learn, (shown["paragraphs"], learn))
-        for size in SIZES:
-            for theme in THEMES:
-                set_view(driver, size, theme)
-                for name in ("learn", "settings"):
-                    open_page(driver, base, f"#/{name}")
-                    screenshot(driver, os.path.join(artifacts, f"wording-{name}-{size}-{theme}.png"))
+        for size, theme in views(driver):
+            for name in ("learn", "settings"):
+                open_page(driver, base, f"#/{name}")
+                screenshot(driver, os.path.join(artifacts, f"wording-{name}-{size}-{theme}.png"))
     finally:
         driver.quit()
 
@@ -525,12 +428,7 @@ def test_chart_labels(companion, artifacts):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--artifacts", required=True)
-    parser.add_argument("--counts", help="append 'PASSED FAILED' to this file for Tests/web/run's summary")
-    args = parser.parse_args()
-    os.makedirs(args.artifacts, exist_ok=True)
+    args = arguments()
     started = time.time()
     work = tempfile.mkdtemp(prefix="web-wording-")
     servers = []
@@ -554,19 +452,14 @@ def main():
             try:
                 test()
             except Exception as error:  # a crashed test is a failure, and the others still run
-                import traceback
-                traceback.print_exc(limit=3)
-                check(f"{name}: {error.__class__.__name__}", False, str(error).splitlines()[0] if str(error) else repr(error))
+                check.crash(f"{name}: {error.__class__.__name__}", error)
             print(f"  ({time.time() - begun:.1f} s)")
     finally:
         for server in servers:
             server.stop()
         shutil.rmtree(work, ignore_errors=True)
-    print(f"web wording: {passed} passed, {failed} failed ({time.time() - started:.0f} s)")
-    if args.counts:
-        with open(args.counts, "a") as file:
-            file.write(f"{passed} {failed}\n")
-    sys.exit(1 if failed else 0)
+    print(f"web wording: {check.passed} passed, {check.failed} failed ({time.time() - started:.0f} s)")
+    check.finish(args.counts)
 
 
 main()
