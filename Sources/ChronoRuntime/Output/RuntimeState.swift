@@ -127,6 +127,24 @@ public struct RuntimeState: Hashable, Sendable {
     }
 }
 
+extension RuntimeState.LastSession {
+    /// A stored session as the state file shows it (the store's newest completed one).
+    public init(_ session: ProgressReport.SessionLine) {
+        self.init(date: session.startedAt.localDayText, interval: session.interval, timeAcuityScore: session.timeAcuityScore)
+    }
+
+    /// The session just finished, as the store will list it, when it completed (nil when it was
+    /// discarded or interrupted: those never become the last session). Its day is its start's through
+    /// the session's own anchor, and the score is kept only when there were attempts, as the store
+    /// keeps them, so the file says the same before and after the store is read again.
+    public init?(finished outcome: SessionOutcome, anchor: WallClockAnchor) {
+        guard outcome.status == .completed else { return nil }
+        let scored = outcome.mode.usesAttempts && !outcome.attempts.isEmpty
+        self.init(date: anchor.wallTime(at: outcome.startedAt).localDayText, interval: outcome.configuration.interval,
+                  timeAcuityScore: scored ? outcome.metrics.timeAcuityScore : nil)
+    }
+}
+
 extension RuntimeState {
     /// The state file's `state` values: a contract with every reader (`status`, displays, the
     /// companion), so a type rather than loose strings.

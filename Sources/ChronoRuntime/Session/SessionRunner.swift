@@ -94,6 +94,7 @@ final class SessionRunner {
         state.fearSound = fearSound
         state.lastFeedback = lastFeedback
         state.glanceablePrivacy = context.glanceablePrivacy
+        state.lastSession = engine.outcome.flatMap { RuntimeState.LastSession(finished: $0, anchor: anchor) } ?? context.lastSession
         if configuration.mode.usesAttempts {
             state.attemptCount = configuration.plannedCount
             switch engine.phase {
