@@ -17,7 +17,7 @@ import csv, io, os, re, shutil, subprocess, tempfile, time
 
 from browser import js_errors, screenshot, wait_for
 from selenium.webdriver.common.by import By
-from webparts import Checks, Companion, arguments, loaded, make_driver, open_page, press, run, set_view, views
+from webparts import Checks, Companion, arguments, download, loaded, make_driver, onboard, open_page, press, run, set_view, views
 
 CODE_WORDS = re.compile(r"`|/api/|\b(GET|POST|PATCH|PUT|DELETE) /|\{\"")
 LONG_REFUSAL = "Not saved: The note is 300 characters long; a note holds at most 200. Shorten it."
@@ -57,20 +57,12 @@ def save(driver):
 
 
 def download_everything(driver, base, downloads):
-    for leftover in os.listdir(downloads):
-        os.remove(os.path.join(downloads, leftover))
     open_page(driver, base, "#/settings")
-    link = driver.find_element(By.CSS_SELECTOR, "a[data-role=csv-all]")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
-    link.click()
-    deadline, files = time.time() + 15, []
-    while time.time() < deadline and not files:
-        files = [f for f in os.listdir(downloads) if f.endswith(".csv")]
-        time.sleep(0.1)
-    if not files:
+    path = download(driver, driver.find_element(By.CSS_SELECTOR, "a[data-role=csv-all]"), downloads)
+    if path is None:
         return None
     time.sleep(0.3)
-    return open(os.path.join(downloads, files[0]), encoding="utf-8", newline="").read()
+    return open(path, encoding="utf-8", newline="").read()
 
 
 def test_note(companion, artifacts):
@@ -81,8 +73,7 @@ def test_note(companion, artifacts):
         listed = companion.api("/sessions?status=completed&limit=100")["sessions"]
         # The newest completed session, so Progress's recent sessions list it.
         session_id = listed[0]["session_id"]
-        driver.get(base + "/")
-        driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")
+        onboard(driver, base)
         set_view(driver, "phone")
         open_page(driver, base, f"#/session/{session_id}")
         check("the session page has a Note card", driver.find_elements(By.CSS_SELECTOR, "[data-role=note] h2")

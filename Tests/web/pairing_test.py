@@ -8,27 +8,17 @@ HttpOnly cookie. Also: the words for a request already waiting (409) and for too
 Settings listing the key with its address and last use, and revoking it bringing the pair step back.
 Screenshots of the pair and waiting steps at phone and desktop width, light and dark.
 Run by Tests/web/run (WEB_ONLY=pairing); needs root for `ip netns`."""
-import argparse, http.client, json, os, re, shutil, socket, subprocess, sys, tempfile, time
+import http.client, json, os, re, shutil, socket, subprocess, tempfile, time
 
 from browser import js_errors, screenshot, wait_for
 from selenium import webdriver
 from selenium.webdriver.chromium.remote_connection import ChromiumRemoteConnection
 from selenium.webdriver.common.by import By
+from webparts import SIZES, Checks, Daemon, arguments, chromium_options, end, free_port, set_view, views
 
-SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
-THEMES = ("light", "dark")
 ANDROID_AGENT = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36"
 
-passed, failed = 0, 0
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}{': ' + str(detail) if detail else ''}")
+check = Checks()
 
 
 def sh(*command):
@@ -80,35 +70,13 @@ class SocketConnection(http.client.HTTPConnection):
         self.sock.connect(self.socket_path)
 
 
-class Daemon:
+class PairingDaemon(Daemon):
     """`chronoception run` on the desktop board in test mode: TCP on the veth's host address (reachable
-    only from the namespace), and the Unix socket for the test itself."""
+    only from the namespace), and the Unix socket for the test itself, whose API it uses."""
 
     def __init__(self, binary, work, host_ip):
-        with socket.socket() as probe:
-            probe.bind((host_ip, 0))
-            port = probe.getsockname()[1]
-        self.socket_path = os.path.join(work, "api.sock")
-        env = dict(os.environ, CHRONOCEPTION_TEST_MODE="1", CHRONOCEPTION_BOARDS_DIR=os.path.abspath("boards"),
-                   XDG_RUNTIME_DIR=work, SWIFT_BACKTRACE="enable=no")
-        self.log_path = os.path.join(work, "daemon.log")
-        self.log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(
-            [binary, "run", "--board", "desktop", "--key-hold-ms", "100", "--no-realtime", "--no-state-file",
-             "--no-auto-start", "--data-dir", os.path.join(work, "data"), "--listen", f"{host_ip}:{port}", "--socket", self.socket_path],
-            stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT, env=env)
-        self.base = f"http://{host_ip}:{port}"
-        for _ in range(200):
-            try:
-                if self.api("/device")["device"]["state"] == "Idle":
-                    return
-            except (OSError, ValueError, KeyError):
-                pass
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("the daemon did not start: " + open(self.log_path, errors="replace").read()[-2000:])
+        super().__init__(binary, os.path.join(work, "data"), os.path.join(work, "daemon.log"), host=host_ip,
+                         socket_path=os.path.join(work, "api.sock"))
 
     def api(self, path, method="GET"):
         connection = SocketConnection(self.socket_path)
@@ -132,23 +100,15 @@ class Daemon:
             time.sleep(0.05)
         raise RuntimeError(f"the device never announced a pairing request from {name!r}: {self.pairing_request()}")
 
-    def long_press(self, seconds=1.9):
-        """Holds space: a terminal sends a held key as repeats (every 40 ms here), past the long-press time (1.5 s)."""
-        end = time.time() + seconds
-        while time.time() < end:
-            self.process.stdin.write(b" ")
-            self.process.stdin.flush()
-            time.sleep(0.04)
 
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
+def wait_for_port(host, port):
+    """Until something listens on host:port, or 100 tries have failed (the next step then says what is missing)."""
+    for _ in range(100):
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
 
 
 def make_driver(namespace, work):
@@ -158,30 +118,14 @@ def make_driver(namespace, work):
     driver_process = namespace.popen("/usr/bin/chromedriver", f"--port={port}", f"--allowed-ips={namespace.host_ip}",
                                      stdout=log, stderr=subprocess.STDOUT)
     url = f"http://{namespace.inner_ip}:{port}"
-    for _ in range(100):
-        try:
-            with socket.create_connection((namespace.inner_ip, port), timeout=0.5):
-                break
-        except OSError:
-            time.sleep(0.05)
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                 "--force-device-scale-factor=1", "--disable-features=Translate"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    wait_for_port(namespace.inner_ip, port)
+    options = chromium_options()
     connection = ChromiumRemoteConnection(remote_server_addr=url, vendor_prefix="goog", browser_name="chrome", ignore_proxy=True)
     driver = webdriver.Remote(command_executor=connection, options=options)
     # browser.py's helpers use the DevTools protocol as a local Chrome driver offers it.
     driver.execute_cdp_cmd = lambda cmd, params: driver.execute("executeCdpCommand", {"cmd": cmd, "params": params})["value"]
     driver.get_log = lambda kind: driver.execute("getLog", {"type": kind})["value"]
     return driver, driver_process
-
-
-def set_view(driver, size, theme):
-    width, height = SIZES[size]
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
 
 
 def main_text(driver):
@@ -194,11 +138,9 @@ def words_only(name, text):
 
 
 def shots(driver, artifacts, step):
-    for size in SIZES:
-        for theme in THEMES:
-            set_view(driver, size, theme)
-            time.sleep(0.15)
-            screenshot(driver, os.path.join(artifacts, f"pairing-{step}-{size}-{theme}.png"))
+    for size, theme in views(driver):
+        time.sleep(0.15)
+        screenshot(driver, os.path.join(artifacts, f"pairing-{step}-{size}-{theme}.png"))
     set_view(driver, "desktop", "light")
 
 
@@ -216,9 +158,7 @@ def curl_pairing(namespace, base, name):
 
 
 def test_without_device(binary, work, namespace, driver, artifacts):
-    with socket.socket() as probe:
-        probe.bind((namespace.host_ip, 0))
-        port = probe.getsockname()[1]
+    port = free_port(namespace.host_ip)
     data = os.path.join(work, "companion-data")
     made = subprocess.run([binary, "companion", "keys", "add", "Laptop", "--data-dir", data], capture_output=True, text=True, check=True)
     secret = next(line for line in made.stdout.splitlines() if line.startswith("cck_"))
@@ -227,12 +167,7 @@ def test_without_device(binary, work, namespace, driver, artifacts):
                               stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, SWIFT_BACKTRACE="enable=no"))
     try:
         base = f"http://{namespace.host_ip}:{port}"
-        for _ in range(100):
-            try:
-                with socket.create_connection((namespace.host_ip, port), timeout=0.5):
-                    break
-            except OSError:
-                time.sleep(0.05)
+        wait_for_port(namespace.host_ip, port)
         driver.get(base + "/")
         wait_for(driver, "return document.querySelector('[data-role=pair-form]')")
         driver.find_element(By.ID, "pair-button").click()
@@ -253,12 +188,7 @@ def test_without_device(binary, work, namespace, driver, artifacts):
         hint = driver.execute_script("return document.querySelector('[data-role=keys-hint]').textContent")
         check("no device: the hint offers a login link, not pairing", "login link" in hint and "press Pair" not in hint, hint)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        end(server, 10)
         log.close()
 
 
@@ -268,7 +198,7 @@ def test_pairing(binary, artifacts):
     daemon = driver = driver_process = None
     background = []
     try:
-        daemon = Daemon(binary, work, namespace.host_ip)
+        daemon = PairingDaemon(binary, work, namespace.host_ip)
         driver, driver_process = make_driver(namespace, work)
         set_view(driver, "desktop", "light")
 
@@ -279,11 +209,9 @@ def test_pairing(binary, artifacts):
               and not driver.execute_script("return document.body.innerText").lstrip().startswith("{"), driver.execute_script("return document.body.innerText")[:200])
         words_only("spent link", driver.execute_script("return document.body.innerText"))
         check("spent link: styled like the companion", driver.execute_script("return getComputedStyle(document.querySelector('.card')).borderRadius") not in ("", "0px"))
-        for size in SIZES:
-            for theme in THEMES:
-                set_view(driver, size, theme)
-                time.sleep(0.1)
-                screenshot(driver, os.path.join(artifacts, f"pairing-spent-link-{size}-{theme}.png"))
+        for size, theme in views(driver):
+            time.sleep(0.1)
+            screenshot(driver, os.path.join(artifacts, f"pairing-spent-link-{size}-{theme}.png"))
         set_view(driver, "desktop", "light")
 
         # 1. No key: the pair step, not an error. The name comes from the browser.
@@ -422,41 +350,20 @@ def test_pairing(binary, artifacts):
             except Exception:
                 pass
         if driver_process:
-            driver_process.terminate()
-            try:
-                driver_process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                driver_process.kill()
-                driver_process.wait()
+            end(driver_process, 5)
         if daemon:
             daemon.stop()
-            if failed:
+            if check.failed:
                 print(open(daemon.log_path, errors="replace").read()[-3000:])
         namespace.remove()
         shutil.rmtree(work, ignore_errors=True)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--artifacts", required=True)
-    parser.add_argument("--counts", help="append 'PASSED FAILED' to this file for Tests/web/run's summary")
-    args = parser.parse_args()
-    os.makedirs(args.artifacts, exist_ok=True)
-    started = time.time()
-    print("pairing:")
-    try:
-        test_pairing(os.path.abspath(args.binary), args.artifacts)
-    except Exception as error:  # a crashed test is a failure
-        import traceback
-        traceback.print_exc(limit=4)
-        check(error.__class__.__name__, False, str(error).splitlines()[0] if str(error) else repr(error))
-    print(f"  ({time.time() - started:.1f} s)")
-    print(f"web pairing: {passed} passed, {failed} failed")
-    if args.counts:
-        with open(args.counts, "a") as file:
-            file.write(f"{passed} {failed}\n")
-    sys.exit(1 if failed else 0)
+    args = arguments()
+    check.attempt("pairing", lambda: test_pairing(os.path.abspath(args.binary), args.artifacts), limit=4)
+    print(f"web pairing: {check.passed} passed, {check.failed} failed")
+    check.finish(args.counts)
 
 
 main()

@@ -7,85 +7,17 @@ status`, never JSON), and a failure older than a day puts one line on Home. Priv
 run` in test mode writing a state file; the switch on Settings changes the setting, the state file and
 `status --format waybar` then show no score and no feedback, and switched off they show the score
 again. Screenshots at phone and desktop width, light and dark. Run by Tests/web/run."""
-import argparse, json, os, re, socket, sqlite3, subprocess, sys, tempfile, time, urllib.request
+import json, os, re, sqlite3, subprocess, tempfile, time
 
 from browser import js_errors, screenshot, wait_for
-from selenium import webdriver
 from selenium.webdriver.common.by import By
+from webparts import Checks, Collector, Companion, Daemon, arguments, make_driver, onboard, run, set_view, views
 
 
-SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 CODE = re.compile(r"^  ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})$", re.M)
-THEMES = ("light", "dark")
 DAY_NS = 86_400_000_000_000
 
-passed, failed = 0, 0
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL sync: {name}{': ' + str(detail) if detail else ''}")
-
-
-def api(base, path, method="GET", body=None):
-    request = urllib.request.Request(base + "/api/v1" + path, method=method,
-                                     data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Content-Type": "application/json"} if body is not None else {})
-    with urllib.request.urlopen(request) as response:
-        return json.load(response)
-
-
-def run(*command):
-    done = subprocess.run(list(command), capture_output=True, text=True, timeout=120)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip() or done.stdout.strip()}")
-    return done.stdout
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Collector:
-    """A real collector on a free loopback port, its SQLite store in a temporary directory (as in
-    collector_test.py, which runs itself when imported)."""
-
-    def __init__(self, binary, work):
-        self.binary, self.data = binary, os.path.join(work, "collector")
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(os.path.join(work, "collector.log"), "w")
-        self.process = subprocess.Popen([binary, "collector", "serve", "--data-dir", self.data, "--listen", f"127.0.0.1:{self.port}", "--no-socket"],
-                                        stdout=self.log, stderr=subprocess.STDOUT)
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(self.url + "/api/v1/devices", timeout=1).read()
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    break
-                time.sleep(0.05)
-        raise RuntimeError("the collector did not start: " + open(self.log.name).read())
-
-    def cli(self, *arguments):
-        return run(self.binary, "collector", *arguments, "--data-dir", self.data)
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        if not self.log.closed:
-            self.log.close()
+check = Checks("sync")
 
 
 def wait_until(what, condition, timeout=10):
@@ -96,61 +28,6 @@ def wait_until(what, condition, timeout=10):
             return value
         time.sleep(0.05)
     raise RuntimeError(f"timed out waiting for {what}")
-
-
-class Server:
-    """`chronoception companion` (or, with `daemon`, `chronoception run` in test mode writing a state
-    file) on a free loopback port over a data directory."""
-
-    def __init__(self, binary, data, log_path, daemon=False, state_file=None):
-        port = free_port()
-        self.base = f"http://127.0.0.1:{port}"
-        self.log = open(log_path, "wb")
-        env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
-        if daemon:
-            env |= {"CHRONOCEPTION_TEST_MODE": "1", "CHRONOCEPTION_BOARDS_DIR": os.path.abspath("boards"),
-                    "XDG_RUNTIME_DIR": os.path.dirname(log_path)}
-            command = [binary, "run", "--board", "desktop", "--key-hold-ms", "100", "--no-realtime", "--state-file", state_file,
-                       "--data-dir", data, "--listen", f"127.0.0.1:{port}", "--no-socket"]
-        else:
-            command = [binary, "companion", "--data-dir", data, "--listen", f"127.0.0.1:{port}", "--no-socket"]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT, env=env)
-        for _ in range(200):
-            try:
-                api(self.base, "/device")
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    break
-                time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("the server did not start: " + open(log_path, errors="replace").read()[-2000:])
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
-
-
-def make_driver():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                 "--force-device-scale-factor=1", "--disable-features=Translate"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
-
-
-def set_view(driver, size, theme):
-    width, height = SIZES[size]
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
 
 
 def open_settings(driver, base):
@@ -182,24 +59,22 @@ def no_overflow(driver):
 
 def shots(driver, base, artifacts, name, page="settings"):
     """Phone and desktop, light and dark; each looked at for overflow and script errors."""
-    for size in SIZES:
-        for theme in THEMES:
-            set_view(driver, size, theme)
-            if page == "settings":
-                open_settings(driver, base)
-                target = driver.find_element(By.CSS_SELECTOR, "[data-role=sync-card]")
-            else:
-                driver.get(base + "/#/home")
-                driver.refresh()
-                target = wait_for(driver, "return document.querySelector('[data-role=sync-hint]')")
-            check(f"{name} {size} {theme}: no horizontal overflow", no_overflow(driver))
-            path = os.path.join(artifacts, f"sync-{name}-{size}-{theme}.png")
-            if page == "settings" and size == "phone":
-                scroll_to(driver, target)
-                driver.save_screenshot(path)  # the viewport, scrolled to the card
-            else:
-                driver.execute_script("window.scrollTo(0, 0)")
-                screenshot(driver, path)  # the whole page, from the top
+    for size, theme in views(driver):
+        if page == "settings":
+            open_settings(driver, base)
+            target = driver.find_element(By.CSS_SELECTOR, "[data-role=sync-card]")
+        else:
+            driver.get(base + "/#/home")
+            driver.refresh()
+            target = wait_for(driver, "return document.querySelector('[data-role=sync-hint]')")
+        check(f"{name} {size} {theme}: no horizontal overflow", no_overflow(driver))
+        path = os.path.join(artifacts, f"sync-{name}-{size}-{theme}.png")
+        if page == "settings" and size == "phone":
+            scroll_to(driver, target)
+            driver.save_screenshot(path)  # the viewport, scrolled to the card
+        else:
+            driver.execute_script("window.scrollTo(0, 0)")
+            screenshot(driver, path)  # the whole page, from the top
     check(f"{name}: no script errors", not js_errors(driver), js_errors(driver))
 
 
@@ -217,11 +92,10 @@ def test_sync(binary, work, artifacts, driver):
     data = os.path.join(work, "device")
     run(binary, "simulate", "--sessions", "5", "--seed", "3", "--quiet", "--data-dir", data)
     completed = sum(1 for s in sessions(binary, data) if s["status"] == "completed")
-    companion = Server(binary, data, os.path.join(work, "companion.log"))
+    companion = Companion(binary, data, os.path.join(work, "companion.log"))
     collector = Collector(binary, work)
     try:
-        driver.get(companion.base + "/")
-        driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")
+        onboard(driver, companion.base)
         set_view(driver, "desktop", "light")
 
         open_settings(driver, companion.base)
@@ -314,7 +188,8 @@ def test_privacy(binary, work, artifacts, driver, data):
             break
         run(binary, "simulate", "--sessions", "1", "--seed", str(seed), "--quiet", "--data-dir", data)
     score = last.get("time_acuity_score")
-    daemon = Server(binary, data, os.path.join(work, "run", "daemon.log"), daemon=True, state_file=state_file)
+    # `run` with auto-start left on, ready at its first answer whatever its state.
+    daemon = Daemon(binary, data, os.path.join(work, "run", "daemon.log"), state_file=state_file, auto_start=True, ready=lambda device: True)
     try:
         def state():
             try:
@@ -328,8 +203,7 @@ def test_privacy(binary, work, artifacts, driver, data):
         check("privacy off: the bar shows the score", f"· {score}" in bar["text"] and "Scores hidden" not in bar["tooltip"], bar)
 
         set_view(driver, "desktop", "light")
-        driver.get(daemon.base + "/")  # another origin (port): onboarding is per origin
-        driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")
+        onboard(driver, daemon.base)  # another origin (port): onboarding is per origin
         driver.get(daemon.base + "/#/settings")
         driver.refresh()
         box = wait_for(driver, "return document.getElementById('s-glanceable-privacy')")
@@ -355,15 +229,13 @@ def test_privacy(binary, work, artifacts, driver, data):
               and "Scores hidden (glanceable-privacy is on)." in bar["tooltip"], bar)
         status_text = run(binary, "status", "--state-file", state_file)
         check("privacy on: status in words says scores are hidden", "Scores: hidden (glanceable-privacy is on)" in status_text, status_text)
-        for size in SIZES:
-            for theme in THEMES:
-                set_view(driver, size, theme)
-                driver.refresh()
-                card = wait_for(driver, "return document.querySelector('[data-role=privacy-card]')")
-                scroll_to(driver, card)
-                check(f"privacy card {size} {theme}: switch on, no overflow",
-                      driver.find_element(By.ID, "s-glanceable-privacy").is_selected() and no_overflow(driver))
-                driver.save_screenshot(os.path.join(artifacts, f"sync-privacy-{size}-{theme}.png"))
+        for size, theme in views(driver):
+            driver.refresh()
+            card = wait_for(driver, "return document.querySelector('[data-role=privacy-card]')")
+            scroll_to(driver, card)
+            check(f"privacy card {size} {theme}: switch on, no overflow",
+                  driver.find_element(By.ID, "s-glanceable-privacy").is_selected() and no_overflow(driver))
+            driver.save_screenshot(os.path.join(artifacts, f"sync-privacy-{size}-{theme}.png"))
 
         set_view(driver, "desktop", "light")
         driver.refresh()
@@ -379,12 +251,7 @@ def test_privacy(binary, work, artifacts, driver, data):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--artifacts", required=True)
-    parser.add_argument("--counts")
-    args = parser.parse_args()
-    os.makedirs(args.artifacts, exist_ok=True)
+    args = arguments()
     started = time.time()
     with tempfile.TemporaryDirectory() as work:
         driver = make_driver()
@@ -392,24 +259,13 @@ def main():
             data = None
             for name, test in (("sync", lambda: test_sync(args.binary, work, args.artifacts, driver)),
                                ("privacy", lambda: test_privacy(args.binary, work, args.artifacts, driver, data))):
-                print(f"{name}:")
-                begun = time.time()
-                try:
-                    result = test()
-                    if name == "sync":
-                        data = result
-                except Exception as error:  # a crashed test is a failure, and the next still runs
-                    import traceback
-                    traceback.print_exc(limit=3)
-                    check(f"{name}: {error.__class__.__name__}", False, str(error).splitlines()[0] if str(error) else repr(error))
-                print(f"  ({time.time() - begun:.1f} s)")
+                result = check.attempt(name, test, f"{name}: ")  # a crash fails it, and the next still runs
+                if name == "sync":
+                    data = result
         finally:
             driver.quit()
-    print(f"sync and privacy: {passed} passed, {failed} failed ({time.time() - started:.0f} s)")
-    if args.counts:
-        with open(args.counts, "a") as file:
-            file.write(f"{passed} {failed}\n")
-    sys.exit(1 if failed else 0)
+    print(f"sync and privacy: {check.passed} passed, {check.failed} failed ({time.time() - started:.0f} s)")
+    check.finish(args.counts)
 
 
 if __name__ == "__main__":

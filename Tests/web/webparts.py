@@ -34,6 +34,18 @@ class Checks:
         traceback.print_exc(limit=limit)
         self(name, False, str(error).splitlines()[0] if str(error) else repr(error))
 
+    def attempt(self, heading, test, prefix="", limit=3):
+        """Runs one test under its heading, timed; a raise is one failure named `prefix` and the error's
+        class, and the caller's next test still runs. Answers what the test answers (None if it raised)."""
+        print(f"{heading}:")
+        begun = time.time()
+        try:
+            return test()
+        except Exception as error:  # a crashed test is a failure
+            self.crash(prefix + error.__class__.__name__, error, limit)
+        finally:
+            print(f"  ({time.time() - begun:.1f} s)")
+
     def finish(self, counts):
         if counts:
             with open(counts, "a") as file:
@@ -136,10 +148,43 @@ def open_page(driver, base, hash_):
     loaded(driver)
 
 
+def onboard(driver, base):
+    """Onboarding marked done for the origin at `base`, so pages open where the test asks (not at Welcome)."""
+    driver.get(base + "/")
+    driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")
+
+
+def download(driver, link, downloads, timeout=15):
+    """Empties `downloads`, clicks `link` and answers the path of the CSV it downloads (Chromium names
+    it .csv once complete), or None when none came within `timeout` s."""
+    for leftover in os.listdir(downloads):
+        os.remove(os.path.join(downloads, leftover))
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        files = [f for f in os.listdir(downloads) if f.endswith(".csv")]
+        if files:
+            return os.path.join(downloads, files[0])
+        time.sleep(0.05)
+    return None
+
+
 def press(driver, element):
     """A person scrolls to a button before pressing it (on a phone the tab bar covers the bottom)."""
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
     element.click()
+
+
+def end(process, grace=5):
+    """Stops a process this part started: terminate, and kill it if it is still there after `grace` s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 class Process:
@@ -162,13 +207,7 @@ class Process:
         raise RuntimeError(f"the {what} did not start: " + open(log_path, errors="replace").read()[-2000:])
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=self.grace)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        end(self.process, self.grace)
         if not self.log.closed:
             self.log.close()
 

@@ -19,7 +19,7 @@ import json, os, re, shutil, tempfile, time, urllib.parse
 from browser import js_errors, screenshot, wait_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
-from webparts import SIZES, Checks, Companion, arguments, loaded, make_driver, open_page, press, run, set_view, views
+from webparts import SIZES, Checks, Companion, arguments, download, loaded, make_driver, onboard, open_page, press, run, set_view, views
 
 # Words for people never carry these: a route, an HTTP verb before a path, JSON, markdown's backtick.
 CODE_WORDS = re.compile(r"`|/api/|\b(GET|POST|PATCH|PUT|DELETE) /|\{\"")
@@ -54,6 +54,13 @@ def speaks(driver, where):
 def page_errors(driver, allowed=()):
     """Script errors, without the network lines for requests the test made fail on purpose."""
     return [e for e in js_errors(driver) if not any(a in e["message"] for a in allowed)]
+
+
+def open_on_phone(driver, base, hash_):
+    """A page at phone width, onboarding done (as for a person who has used the companion before)."""
+    onboard(driver, base)
+    set_view(driver, "phone")
+    open_page(driver, base, hash_)
 
 
 def ids_shown(driver):
@@ -96,11 +103,8 @@ def test_sessions(companion, artifacts):
     driver = make_driver(tempfile.mkdtemp(prefix="web-wording-dl-"))
     base = companion.base
     try:
-        driver.get(base + "/")
-        driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")
-        set_view(driver, "phone")
         # Reachable from Progress.
-        open_page(driver, base, "#/progress")
+        open_on_phone(driver, base, "#/progress")
         press(driver, driver.find_element(By.CSS_SELECTOR, "[data-role=find-sessions]"))
         wait_for(driver, "return location.hash === '#/sessions'")
         results_ready(driver)
@@ -258,10 +262,7 @@ def test_settings(companion, artifacts):
     driver = make_driver(tempfile.mkdtemp(prefix="web-wording-dl-"))
     base = companion.base
     try:
-        driver.get(base + "/")
-        driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")
-        set_view(driver, "phone")
-        open_page(driver, base, "#/settings")
+        open_on_phone(driver, base, "#/settings")
         driver.execute_script("window.__sameDocument = true")
         check("settings: Fear off, Fear not offered", mode_options(driver) == ["challenge", "passive"], mode_options(driver))
         driver.execute_script("document.getElementById('s-fear').click()")
@@ -354,28 +355,17 @@ def test_csv(companion, artifacts):
     driver = make_driver(downloads)
     base = companion.base
     try:
-        driver.get(base + "/")
-        driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")
-        set_view(driver, "phone")
-        open_page(driver, base, "#/settings")
+        open_on_phone(driver, base, "#/settings")
         links = driver.execute_script("return Array.from(document.querySelectorAll('a[data-role^=csv-]')).map(a => [a.dataset.role, a.textContent, a.getAttribute('href')])")
         check("csv: two downloads, the last 90 days and everything", links == [["csv-90", "Last 90 days", "/api/v1/export.csv?days=90"],
                                                                              ["csv-all", "Everything", "/api/v1/export.csv?all=true"]], links)
         for role, days in (("csv-90", ["--days", "90"]), ("csv-all", ["--all"])):
-            for leftover in os.listdir(downloads):
-                os.remove(os.path.join(downloads, leftover))
-            link = driver.find_element(By.CSS_SELECTOR, f"a[data-role={role}]")
-            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
-            link.click()
-            deadline, files = time.time() + 15, []
-            while time.time() < deadline and not files:
-                files = [f for f in os.listdir(downloads) if f.endswith(".csv")]
-                time.sleep(0.1)
-            if not files:
+            path = download(driver, driver.find_element(By.CSS_SELECTOR, f"a[data-role={role}]"), downloads)
+            if path is None:
                 check(f"csv {role}: downloaded", False, os.listdir(downloads))
                 continue
             time.sleep(0.2)
-            got = open(os.path.join(downloads, files[0]), encoding="utf-8").read()
+            got = open(path, encoding="utf-8").read()
             cli = run(companion.binary, "export", "csv", *days, "--data-dir", companion.data)
             rows = got.splitlines()[1:]
             sessions = {row.split(",")[0] for row in rows}
@@ -398,8 +388,7 @@ def test_chart_labels(companion, artifacts):
     driver = make_driver(tempfile.mkdtemp(prefix="web-wording-dl-"))
     base = companion.base
     try:
-        driver.get(base + "/")
-        driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")
+        onboard(driver, base)
         for size in SIZES:
             set_view(driver, size)
             for days in (30, 90):
@@ -447,13 +436,7 @@ def main():
                            ("chart labels", lambda: test_chart_labels(main_server, args.artifacts)),
                            ("csv", lambda: test_csv(main_server, args.artifacts)),
                            ("settings", lambda: test_settings(scratch_server, args.artifacts))):
-            print(f"wording {name}:")
-            begun = time.time()
-            try:
-                test()
-            except Exception as error:  # a crashed test is a failure, and the others still run
-                check.crash(f"{name}: {error.__class__.__name__}", error)
-            print(f"  ({time.time() - begun:.1f} s)")
+            check.attempt(f"wording {name}", test, f"{name}: ")
     finally:
         for server in servers:
             server.stop()
