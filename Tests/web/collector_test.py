@@ -5,16 +5,15 @@ with `collector enrol` + `sync add` + `sync now`. The device picker names the de
 progress shows the numbers of the device's own `progress --json`; a participant's adds up their
 devices; the CSV link downloads one row per completed session with the device columns; the pickers
 work from the keyboard; no horizontal overflow at phone and desktop width. Run by Tests/web/run."""
-import argparse, csv, io, json, math, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+import csv, io, json, math, os, re, shutil, tempfile, urllib.request
 
 from browser import js_errors, screenshot, wait_for
-from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
+from webparts import SIZES, Checks, Collector, arguments, download, make_driver, run, set_size
 
-SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 # name, participant, [(days ago or 0, sessions, seed)]: bursts on past days (faketime) feed the
 # "7 days before" window and the trend; the last burst ends now.
 DEVICES = [("anna-pi", "P01", [(9, 5, 11), (0, 7, 12)]),
@@ -22,66 +21,7 @@ DEVICES = [("anna-pi", "P01", [(9, 5, 11), (0, 7, 12)]),
            ("ben-pi", "P02", [(10, 3, 31), (2, 4, 32), (0, 6, 33)])]
 CODE = re.compile(r"^  ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})$", re.M)
 
-passed, failed = 0, 0
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL collector: {name}{': ' + str(detail) if detail else ''}")
-
-
-def run(*command, **options):
-    done = subprocess.run(list(command), capture_output=True, text=True, timeout=120, **options)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip() or done.stdout.strip()}")
-    return done.stdout
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Collector:
-    """A real collector on a free loopback port, its SQLite store in a temporary directory."""
-
-    def __init__(self, binary, work):
-        self.binary, self.data = binary, os.path.join(work, "collector")
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(os.path.join(work, "collector.log"), "w")
-        self.process = subprocess.Popen([binary, "collector", "serve", "--data-dir", self.data, "--listen", f"127.0.0.1:{self.port}", "--no-socket"],
-                                        stdout=self.log, stderr=subprocess.STDOUT)
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(self.url + "/api/v1/devices", timeout=1).read()
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    break
-                time.sleep(0.05)
-        raise RuntimeError("the collector did not start: " + open(self.log.name).read())
-
-    def cli(self, *arguments):
-        return run(self.binary, "collector", *arguments, "--data-dir", self.data)
-
-    def api(self, path):
-        with urllib.request.urlopen(self.url + "/api/v1" + path) as response:
-            return json.load(response)
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
+check = Checks("collector")
 
 
 def make_device(binary, collector, work, name, participant, bursts):
@@ -105,24 +45,6 @@ def device_interval(binary, data, seconds):
     """The device's own progress for one interval (`progress --interval`): what the collector's card must show."""
     intervals = json.loads(run(binary, "progress", "--json", "--interval", str(seconds), "--data-dir", data))["intervals"]
     return intervals[0] if intervals else {"completed_sessions": 0}
-
-
-def make_driver(downloads, extra_flags=()):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                 "--force-device-scale-factor=1", "--disable-features=Translate", *extra_flags):
-        options.add_argument(flag)
-    options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
-    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads, "eventsEnabled": True})
-    return driver
-
-
-def set_size(driver, size):
-    width, height = SIZES[size]
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
 
 
 def seconds_text(value):
@@ -221,18 +143,11 @@ def no_overflow(name, driver):
 
 def download_csv(driver, downloads):
     """Clicks the page's CSV link and answers the downloaded file's rows (as dicts)."""
-    for leftover in os.listdir(downloads):
-        os.remove(os.path.join(downloads, leftover))
     link = driver.find_element(By.ID, "export-link")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
-    link.click()
-    deadline = time.time() + 15
-    while time.time() < deadline:
-        done = [f for f in os.listdir(downloads) if f.endswith(".csv")]
-        if done:
-            with open(os.path.join(downloads, done[0]), newline="") as file:
-                return list(csv.DictReader(file))
-        time.sleep(0.05)
+    path = download(driver, link, downloads)
+    if path:
+        with open(path, newline="") as file:
+            return list(csv.DictReader(file))
     raise RuntimeError(f"no CSV downloaded from {link.get_attribute('href')}: {os.listdir(downloads)}")
 
 
@@ -435,26 +350,10 @@ def test_collector(binary, artifacts):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--artifacts", required=True)
-    parser.add_argument("--counts", help="append 'PASSED FAILED' to this file for Tests/web/run's summary")
-    args = parser.parse_args()
-    os.makedirs(args.artifacts, exist_ok=True)
-    started = time.time()
-    print("collector:")
-    try:
-        test_collector(args.binary, args.artifacts)
-    except Exception as error:  # a crashed test is a failure
-        import traceback
-        traceback.print_exc(limit=3)
-        check(error.__class__.__name__, False, str(error).splitlines()[0] if str(error) else repr(error))
-    print(f"  ({time.time() - started:.1f} s)")
-    print(f"web collector: {passed} passed, {failed} failed")
-    if args.counts:
-        with open(args.counts, "a") as file:
-            file.write(f"{passed} {failed}\n")
-    sys.exit(1 if failed else 0)
+    args = arguments()
+    check.attempt("collector", lambda: test_collector(args.binary, args.artifacts))
+    print(f"web collector: {check.passed} passed, {check.failed} failed")
+    check.finish(args.counts)
 
 
 main()

@@ -2,33 +2,18 @@
 """The web companion in headless Chromium (Selenium): every page at phone and desktop size in both
 themes, onboarding once, chart gaps for missing days, the day drill-down, empty states, the live card
 (never a clock during an attempt), page weight and same-origin-only requests. Run by Tests/web/run."""
-import argparse, json, os, re, sys, time, urllib.request
+import json, os, re, time
 
 from browser import js_errors, screenshot, texts, wait_for
-from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
+from webparts import SIZES, THEMES, Checks, Daemon, api, arguments, onboard, parser, set_view
+from webparts import make_driver as chromium
 
-SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
-THEMES = ("light", "dark")
 PAGE_BUDGET_BYTES = 100 * 1024
 
-passed, failed = 0, 0
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}{': ' + str(detail) if detail else ''}")
-
-
-def api(base, path):
-    with urllib.request.urlopen(base + "/api/v1" + path) as response:
-        return json.load(response)
+check = Checks()
 
 
 # Replaces EventSource before any page script runs, so the test can play device events in the API's
@@ -47,33 +32,12 @@ window.__emit = (name, data) => {
 
 
 def make_driver(fake_events=False):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                 "--force-device-scale-factor=1", "--disable-features=Translate"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = webdriver.ChromeService(executable_path="/usr/bin/chromedriver")
-    driver = webdriver.Chrome(options=options, service=service)
-    if fake_events:
-        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_EVENT_SOURCE})
-    return driver
-
-
-def set_view(driver, size, theme):
-    width, height = SIZES[size]
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
+    return chromium(scripts=(FAKE_EVENT_SOURCE,) if fake_events else ())
 
 
 def loaded(driver):
     # Pages show "Loading…" until their API answers.
     wait_for(driver, "return document.querySelector('main h1') && !Array.from(document.querySelectorAll('main p.muted')).some(p => p.textContent === 'Loading…')")
-
-
-def onboard(driver, base):
-    driver.get(base + "/")
-    driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")
 
 
 def test_onboarding(base, artifacts):
@@ -432,49 +396,6 @@ window.__cards = [];
 """
 
 
-class Daemon:
-    """`chronoception run` on the desktop board in test mode, serving the API on a free loopback port."""
-
-    def __init__(self, binary, data_dir, log_path, *args):
-        import socket, subprocess
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        env = dict(os.environ, CHRONOCEPTION_TEST_MODE="1", CHRONOCEPTION_BOARDS_DIR=os.path.abspath("boards"),
-                   XDG_RUNTIME_DIR=os.path.dirname(log_path), SWIFT_BACKTRACE="enable=no")
-        self.log = open(log_path, "wb")
-        self.process = subprocess.Popen(
-            [binary, "run", "--board", "desktop", "--key-hold-ms", "100", "--no-realtime", "--no-state-file",
-             "--feedback-ms", "500", "--no-auto-start", "--data-dir", data_dir, "--listen", f"127.0.0.1:{port}", "--no-socket", *args],
-            stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT, env=env)
-        self.base = f"http://127.0.0.1:{port}"
-        for _ in range(200):
-            try:
-                if api(self.base, "/device")["device"]["state"] == "Idle":
-                    return
-            except OSError:
-                pass
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("the daemon did not start: " + open(log_path, errors="replace").read()[-2000:])
-
-    def press(self):
-        self.process.stdin.write(b" ")
-        self.process.stdin.flush()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except Exception:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
-
-
 def card(driver, script):
     return driver.execute_script("const card = document.getElementById('live-card'); return card ? (" + script + ") : null;")
 
@@ -578,7 +499,7 @@ def test_daemon_live(binary, artifacts):
                  ("fear", ["--mode", "fear", "--i-understand-fear-mode", "--attempts", "3", "--test-interval-ms", "1500"]),
                  ("passive", ["--mode", "passive", "--repetitions", "6", "--test-interval-ms", "600"])]
         for mode, args in plans:
-            daemon = Daemon(binary, data, os.path.join(work, f"{mode}.log"), *args)
+            daemon = Daemon(binary, data, os.path.join(work, f"{mode}.log"), *args, feedback_ms=500)
             try:
                 onboard(driver, daemon.base)
                 if mode == "fear":
@@ -717,17 +638,12 @@ def test_waybar(binary, data_dir):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--url", required=True)
-    parser.add_argument("--empty-url", required=True)
-    parser.add_argument("--big-url")
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--data-dir", required=True)
-    parser.add_argument("--artifacts", required=True)
-    parser.add_argument("--only", help="run only the tests whose name contains this (development)")
-    parser.add_argument("--counts", help="append 'PASSED FAILED' to this file for Tests/web/run's summary")
-    args = parser.parse_args()
-    os.makedirs(args.artifacts, exist_ok=True)
+    options = parser(only=True)
+    options.add_argument("--url", required=True)
+    options.add_argument("--empty-url", required=True)
+    options.add_argument("--big-url")
+    options.add_argument("--data-dir", required=True)
+    args = arguments(options)
     started = time.time()
     tests = {"onboarding": lambda: test_onboarding(args.url, args.artifacts), "pages": lambda: test_pages(args.url, args.artifacts),
              "chart": lambda: test_chart_gaps(args.url, args.artifacts), "empty": lambda: test_empty_states(args.empty_url, args.artifacts),
@@ -737,15 +653,7 @@ def main():
     for name, test in tests.items():
         if args.only and args.only not in name:
             continue
-        print(f"{name}:")
-        begun = time.time()
-        try:
-            test()
-        except Exception as error:  # a crashed test is a failure, and the others still run
-            import traceback
-            traceback.print_exc(limit=3)
-            check(f"{getattr(error, '__class__').__name__}", False, str(error).splitlines()[0] if str(error) else repr(error))
-        print(f"  ({time.time() - begun:.1f} s)")
+        check.attempt(name, test)  # a crashed test is a failure, and the others still run
     if args.big_url and (not args.only or args.only in "big"):
         print("big:")
         try:
@@ -753,11 +661,8 @@ def main():
         except Exception as error:
             check(f"big: {error.__class__.__name__}", False, str(error).splitlines()[0] if str(error) else repr(error))
     print(f"screenshots in {args.artifacts}; {time.time() - started:.0f} s")
-    print(f"web companion: {passed} passed, {failed} failed")
-    if args.counts:
-        with open(args.counts, "a") as file:
-            file.write(f"{passed} {failed}\n")
-    sys.exit(1 if failed else 0)
+    print(f"web companion: {check.passed} passed, {check.failed} failed")
+    check.finish(args.counts)
 
 
 main()
