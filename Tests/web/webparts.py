@@ -16,7 +16,8 @@ CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-
 
 class Checks:
     """A part's checks, counted: `check(name, condition, detail)` counts a pass or prints
-    `FAIL part: name: detail`; `finish(counts)` appends "PASSED FAILED" to the counts file and exits
+    `FAIL part: name: detail` (`FAIL name: detail` when made without a part's name, as the companion
+    and pairing parts print); `finish(counts)` appends "PASSED FAILED" to the counts file and exits
     non-zero when any failed."""
 
     def __init__(self, part=None):
