@@ -67,15 +67,14 @@ async function pageHome() {
   let data;
   try { data = await api("/device"); } catch (error) { status.replaceChildren(errorBox(error)); return; }
   const d = data.device;
-  const message = el("p", { class: "hint", role: "status" });
+  const message = el("p", { class: "hint", role: "status", "data-role": "start-answer" });
   const primary = el("div", { id: "primary-action", class: "row" });
   if (d.state === "NoDevice") {
     primary.append(el("p", { class: "muted" }, "Sessions are started on the device running ", el("code", {}, "chronoception run"), "."));
   } else if (!d.session_in_progress) {
     primary.append(el("button", { type: "button", onclick: async () => {
       message.textContent = "Asking the device…";
-      try { message.textContent = (await api("/device/start", { method: "POST", body: {} })).message; }
-      catch (error) { message.textContent = error.message; }
+      message.textContent = (await deviceAction("start")).text; // live.js: the page's words, never a session's id
     }, "data-role": "start-next" }, startLabel(d.next_session)));
   }
   status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)),

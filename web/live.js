@@ -93,7 +93,8 @@ function liveCard() {
     if (device.fear_sound) card.append(el("p", { class: "muted" }, `Fear sound: ${device.fear_sound}`));
   } else if (live.finished) {
     const status = live.finished.status;
-    card.append(el("p", { "data-role": "end" }, status === "completed" ? "Completed and saved." : status === "aborted" ? "Discarded (saved as aborted)." : `Ended: ${status}.`));
+    card.append(el("p", { "data-role": "end" }, status === "completed" ? "Completed and saved." : status === "aborted" ? doneWords("discard") : `Ended: ${status}.`));
+    if (live.refused && live.message) card.append(el("p", { class: "hint", role: "status", id: "live-message" }, live.message));
     if (live.finished.session_id) card.append(el("p", {}, el("a", { href: `#/session/${encodeURIComponent(live.finished.session_id)}` }, "See this session")));
   }
   if (live.feedback.length) {
@@ -134,13 +135,45 @@ function pairingCard() {
   return el("section", { class: "card live", id: "pairing-card", "aria-labelledby": "pairing-title" },
     el("h2", { id: "pairing-title" }, "Pairing request"), notice);
 }
+// ---- the device's answers in the page's words ---------------------------------------------------
+// The API's success messages name the session by its id, for API clients and logs. A page speaks to
+// people: it says what the device did in its own words, from the reply's `device` (the state right
+// after the action), never an id.
+const SESSION_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+function doneWords(verb, device) {
+  if (verb === "start") {
+    const d = device || {};
+    const count = d.mode === "passive" ? d.repetition_count : d.attempt_count;
+    return d.mode && d.interval && count ? `Started ${modeName(d.mode)} ${d.interval} ×${count} on the device.` : "Started on the device.";
+  }
+  return verb === "end" ? "Ended." : "Discarded: saved as aborted, not logged.";
+}
+// A refusal is already a sentence for a person; the ones that name a command get the page's words,
+// and a session's id in brackets is dropped ("the session that just ended (…) is saved" reads the
+// same without it).
+const REFUSAL_WORDS = {
+  fear_not_enabled: "Fear Mode is not turned on: switch it on in Settings first.",
+  no_device: "No device is attached to this companion: it serves your data only. Sessions are started on the device.",
+};
+function refusalWords(error) {
+  if (error && REFUSAL_WORDS[error.code]) return REFUSAL_WORDS[error.code];
+  const text = String((error && error.message) || error);
+  return text.replace(new RegExp(` ?\\((?:${SESSION_ID.source})\\)`, "gi"), "").replace(SESSION_ID, "the session");
+}
+// Asks the device to start, end or discard: `{ ok, text }`, the text to show.
+async function deviceAction(verb, body) {
+  try { return { ok: true, text: doneWords(verb, (await api(`/device/${verb}`, { method: "POST", body: body || {} })).device) }; }
+  catch (error) { return { ok: false, text: refusalWords(error) }; }
+}
 // The reply is kept with the live state, not in an element: the card is rebuilt on every event,
-// and the answer may arrive after several.
+// and the answer may arrive after several. A refusal stays on the ended card too (the session may
+// have ended as the press was sent); what was done, the end line says already.
 async function control(verb) {
-  const say = (text) => { if (live) live.message = text; const line = document.getElementById("live-message"); if (line) line.textContent = text; };
-  say("Sending…");
-  try { const result = await api(`/device/${verb}`, { method: "POST", body: {} }); say(result.message); }
-  catch (error) { say(error.message); }
+  if (live) { live.message = "Sending…"; live.refused = false; }
+  renderLive();
+  const answer = await deviceAction(verb);
+  if (live) { live.message = answer.text; live.refused = !answer.ok; }
+  renderLive();
 }
 function renderLive() {
   const line = document.querySelector("[data-role=device-state]");
@@ -154,5 +187,10 @@ function renderLive() {
   slot.replaceChildren(...(card ? [card] : []));
   if (focused) { const again = slot.querySelector(`[data-live-action="${focused}"]`); if (again) again.focus(); }
   const primary = document.getElementById("primary-action");
-  if (primary) primary.hidden = !!(live && live.running);
+  if (!primary) return;
+  const back = primary.hidden && !(live && live.running);
+  primary.hidden = !!(live && live.running);
+  // The start button is back once the session has ended: its answer ("Started …") is over too.
+  const answer = document.querySelector("[data-role=start-answer]");
+  if (back && answer) answer.textContent = "";
 }

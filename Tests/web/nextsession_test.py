@@ -11,9 +11,13 @@ against `chronoception run` in test mode on the desktop board, in headless Chrom
 - in the summary window after a session ends (ended with POST /device/end; the summary is made 3 s
   long with --feedback-ms) discard answers 409 nothing_running saying the session is already saved,
   `chronoception discard` prints the same words after `error:`, start answers 409 busy without
-  claiming a session runs, and the session stays completed.
+  claiming a session runs, and the session stays completed;
+- the page's answers to start and discard are its own words, never the API's message with a
+  session's id: Home's button says "Started Challenge 15s ×2 on the device.", the live card's Discard
+  "Discarded: saved as aborted, not logged." (phone dark, desktop light), a start refused in the
+  summary window keeps the device's sentence without the id, and no status line ever shows an id.
 Run by Tests/web/run (WEB_ONLY=nextsession)."""
-import argparse, json, os, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import argparse, json, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
 from browser import js_errors, screenshot, wait_for
 from selenium import webdriver
@@ -165,6 +169,80 @@ def summary_window(daemon):
           idle["device"].get("next_session"))
 
 
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+
+
+def watch_messages(driver):
+    """Every text a status line (Home's answer, the live card's) shows from now on, kept in
+    window.__shown across the card's rebuilds (a MutationObserver), so a message shown for a moment
+    and replaced still counts."""
+    driver.execute_script("""
+      window.__shown = window.__shown || [];
+      const seen = () => document.querySelectorAll('[role=status]').forEach((n) => {
+        const t = n.textContent; if (t && window.__shown[window.__shown.length - 1] !== t) window.__shown.push(t); });
+      new MutationObserver(seen).observe(document.body, { subtree: true, childList: true, characterData: true });""")
+
+
+def home_message(driver):
+    return driver.execute_script("const m = document.querySelector('#primary-action + p'); return m ? m.textContent : null")
+
+
+def session_words(driver, daemon, artifacts, size, theme, first=False):
+    """Home's start button was pressed: Home says what started in its own words, then the live card's
+    Discard says what it did, both without the session's id (which the API's message carries)."""
+    try:
+        wait_for(driver, "const m = document.querySelector('#primary-action + p'); return m && m.textContent.startsWith('Started')")
+    except Exception:
+        pass
+    check(f"words {size} {theme}: Home says what started, in its own words",
+          home_message(driver) == "Started Challenge 15s ×2 on the device.", home_message(driver))
+    wait_for(driver, "return document.querySelector('#live-card [data-live-action=discard]')")
+    screenshot(driver, os.path.join(artifacts, f"nextsession-started-{size}-{theme}.png"))
+    driver.execute_script("window.confirm = () => true")
+    driver.find_element(By.CSS_SELECTOR, "#live-card [data-live-action=discard]").click()
+    try:
+        wait_for(driver, "return typeof live !== 'undefined' && live && live.message && live.message !== 'Sending…' && document.querySelector('#live-card [data-role=end]')")
+    except Exception:
+        pass
+    said = driver.execute_script("return live ? live.message : null")
+    check(f"words {size} {theme}: Discard answers in the page's words", said == "Discarded: saved as aborted, not logged.", said)
+    end = driver.execute_script("const e = document.querySelector('#live-card [data-role=end]'); return e ? e.textContent : null")
+    check(f"words {size} {theme}: the ended card says the same", end == "Discarded: saved as aborted, not logged.", end)
+    check(f"words {size} {theme}: with the start button back, Home's answer about the start is gone",
+          home_message(driver) == "", home_message(driver))
+    stored = daemon.api("/sessions?limit=1")["sessions"][0]
+    check(f"words {size} {theme}: the device saved it as aborted", (stored["status"], stored["mode"]) == ("aborted", "challenge"), stored)
+    screenshot(driver, os.path.join(artifacts, f"nextsession-discarded-{size}-{theme}.png"))
+    if first:
+        # What the API itself says (for its clients) names the session: the page's words replace it.
+        started = daemon.api("/device/start", "POST", {})
+        discarded = daemon.api("/device/discard", "POST", {})
+        check("words: the API's own messages carry the session's id (the page must not show them)",
+              UUID.search(started["message"]) and UUID.search(discarded["message"]), (started["message"], discarded["message"]))
+    daemon.until(lambda d: d["device"]["state"] == "Idle", "came back to idle", timeout=10)
+
+
+def summary_refusal_words(driver, daemon, artifacts):
+    """A Passive 10s ×1 session completes on its own (its summary then shows for 3 s): Home's start
+    button, back as soon as the session finished, is refused busy; the page keeps the device's
+    sentence without the session's id in it."""
+    wait_for(driver, "return document.querySelector('[data-role=start-next]')")
+    session_id = daemon.api("/device/start", "POST", {"mode": "passive", "interval": "10s", "count": 1})["device"]["session_id"]
+    wait_for(driver, "const b = document.querySelector('[data-role=start-next]'); const e = document.querySelector('#live-card [data-role=end]');"
+                     " return e && e.textContent === 'Completed and saved.' && b && !b.closest('[hidden]')", timeout=20)
+    driver.find_element(By.CSS_SELECTOR, "[data-role=start-next]").click()
+    try:
+        wait_for(driver, "const m = document.querySelector('#primary-action + p'); return m && m.textContent.startsWith('The session')")
+    except Exception:
+        pass
+    check("words: start refused in the summary window keeps the device's sentence without the id",
+          home_message(driver) == "The session that just ended is saved and the device is showing its summary; start again in a moment.",
+          home_message(driver))
+    check("words: the session that just ended stays completed", daemon.api(f"/sessions/{session_id}")["status"] == "completed")
+    screenshot(driver, os.path.join(artifacts, "nextsession-refused-phone-dark.png"))
+    daemon.until(lambda d: d["device"]["state"] == "Idle", "came back to idle", timeout=10)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -223,20 +301,25 @@ def main():
         set_view(driver, "desktop", "light")
         open_home(driver, daemon.base)
         check("restart: the button still names them", start_button(driver) == "Start Challenge 15s ×2 on the device", start_button(driver))
+        watch_messages(driver)
         driver.find_element(By.CSS_SELECTOR, "[data-role=start-next]").click()
         running = daemon.until(lambda d: d["device"]["session_in_progress"], "started the session the button named", timeout=10)
         device = running["device"]
         check("restart: pressing it starts exactly that on the device",
               (device["mode"], device["interval"], device["attempt_count"]) == ("challenge", "15s", 2), device)
-        try:
-            wait_for(driver, "const m = document.querySelector('#primary-action + p'); return m && m.textContent.startsWith('Started')")
-        except Exception:
-            pass
-        message = driver.execute_script("const m = document.querySelector('#primary-action + p'); return m ? m.textContent : document.querySelector('main').innerText")
-        check("restart: the page says what started", message.startswith("Started a challenge session at 15s"), message)
-        screenshot(driver, os.path.join(args.artifacts, "nextsession-started-desktop-light.png"))
-        check("no script errors", not js_errors(driver), js_errors(driver))
-        daemon.api("/device/discard", "POST", {})
+        session_words(driver, daemon, args.artifacts, "desktop", "light", first=True)
+        set_view(driver, "phone", "dark")
+        open_home(driver, daemon.base)
+        watch_messages(driver)
+        driver.find_element(By.CSS_SELECTOR, "[data-role=start-next]").click()
+        session_words(driver, daemon, args.artifacts, "phone", "dark")
+        summary_refusal_words(driver, daemon, args.artifacts)
+        shown = driver.execute_script("return window.__shown")
+        check("words: no message shown on the page carries a session id", shown and not any(UUID.search(text) for text in shown),
+              [text for text in shown if UUID.search(text)] or shown)
+        # A refused request is logged by Chromium as a failed load (409): not a script error.
+        errors = [e for e in js_errors(driver) if "status of 409" not in e.get("message", "")]
+        check("no script errors", not errors, errors)
     except Exception as error:  # a crash is a failure with its reason, and the servers still stop
         import traceback
         traceback.print_exc(limit=3)

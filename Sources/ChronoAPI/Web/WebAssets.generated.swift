@@ -371,15 +371,14 @@ async function pageHome() {
   let data;
   try { data = await api("/device"); } catch (error) { status.replaceChildren(errorBox(error)); return; }
   const d = data.device;
-  const message = el("p", { class: "hint", role: "status" });
+  const message = el("p", { class: "hint", role: "status", "data-role": "start-answer" });
   const primary = el("div", { id: "primary-action", class: "row" });
   if (d.state === "NoDevice") {
     primary.append(el("p", { class: "muted" }, "Sessions are started on the device running ", el("code", {}, "chronoception run"), "."));
   } else if (!d.session_in_progress) {
     primary.append(el("button", { type: "button", onclick: async () => {
       message.textContent = "Asking the device…";
-      try { message.textContent = (await api("/device/start", { method: "POST", body: {} })).message; }
-      catch (error) { message.textContent = error.message; }
+      message.textContent = (await deviceAction("start")).text; // live.js: the page's words, never a session's id
     }, "data-role": "start-next" }, startLabel(d.next_session)));
   }
   status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)),
@@ -394,7 +393,7 @@ async function pageHome() {
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
     el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
 }
-"""#####, "8761233bebf1be1b"),
+"""#####, "00b7b74c488c4344"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -407,8 +406,8 @@ async function pageHome() {
 <link rel="stylesheet" href="/app.css?v=23fa49d5eafed2cb">
 <script src="/format.js?v=2d02caaeb62f8092" defer></script>
 <script src="/core.js?v=0aac229f88d3b400" defer></script>
-<script src="/live.js?v=a45657cf577611f5" defer></script>
-<script src="/home.js?v=8761233bebf1be1b" defer></script>
+<script src="/live.js?v=9176e7577dc18283" defer></script>
+<script src="/home.js?v=00b7b74c488c4344" defer></script>
 <script src="/progress.js?v=6bf0a9af17f85dd7" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
 <script src="/settings.js?v=e588dc37d412429d" defer></script>
@@ -436,7 +435,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "0a7c7d864de02bdf"),
+"""#####, "c46f0098121abbc9"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -608,7 +607,8 @@ function liveCard() {
     if (device.fear_sound) card.append(el("p", { class: "muted" }, `Fear sound: ${device.fear_sound}`));
   } else if (live.finished) {
     const status = live.finished.status;
-    card.append(el("p", { "data-role": "end" }, status === "completed" ? "Completed and saved." : status === "aborted" ? "Discarded (saved as aborted)." : `Ended: ${status}.`));
+    card.append(el("p", { "data-role": "end" }, status === "completed" ? "Completed and saved." : status === "aborted" ? doneWords("discard") : `Ended: ${status}.`));
+    if (live.refused && live.message) card.append(el("p", { class: "hint", role: "status", id: "live-message" }, live.message));
     if (live.finished.session_id) card.append(el("p", {}, el("a", { href: `#/session/${encodeURIComponent(live.finished.session_id)}` }, "See this session")));
   }
   if (live.feedback.length) {
@@ -649,13 +649,45 @@ function pairingCard() {
   return el("section", { class: "card live", id: "pairing-card", "aria-labelledby": "pairing-title" },
     el("h2", { id: "pairing-title" }, "Pairing request"), notice);
 }
+// ---- the device's answers in the page's words ---------------------------------------------------
+// The API's success messages name the session by its id, for API clients and logs. A page speaks to
+// people: it says what the device did in its own words, from the reply's `device` (the state right
+// after the action), never an id.
+const SESSION_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+function doneWords(verb, device) {
+  if (verb === "start") {
+    const d = device || {};
+    const count = d.mode === "passive" ? d.repetition_count : d.attempt_count;
+    return d.mode && d.interval && count ? `Started ${modeName(d.mode)} ${d.interval} ×${count} on the device.` : "Started on the device.";
+  }
+  return verb === "end" ? "Ended." : "Discarded: saved as aborted, not logged.";
+}
+// A refusal is already a sentence for a person; the ones that name a command get the page's words,
+// and a session's id in brackets is dropped ("the session that just ended (…) is saved" reads the
+// same without it).
+const REFUSAL_WORDS = {
+  fear_not_enabled: "Fear Mode is not turned on: switch it on in Settings first.",
+  no_device: "No device is attached to this companion: it serves your data only. Sessions are started on the device.",
+};
+function refusalWords(error) {
+  if (error && REFUSAL_WORDS[error.code]) return REFUSAL_WORDS[error.code];
+  const text = String((error && error.message) || error);
+  return text.replace(new RegExp(` ?\\((?:${SESSION_ID.source})\\)`, "gi"), "").replace(SESSION_ID, "the session");
+}
+// Asks the device to start, end or discard: `{ ok, text }`, the text to show.
+async function deviceAction(verb, body) {
+  try { return { ok: true, text: doneWords(verb, (await api(`/device/${verb}`, { method: "POST", body: body || {} })).device) }; }
+  catch (error) { return { ok: false, text: refusalWords(error) }; }
+}
 // The reply is kept with the live state, not in an element: the card is rebuilt on every event,
-// and the answer may arrive after several.
+// and the answer may arrive after several. A refusal stays on the ended card too (the session may
+// have ended as the press was sent); what was done, the end line says already.
 async function control(verb) {
-  const say = (text) => { if (live) live.message = text; const line = document.getElementById("live-message"); if (line) line.textContent = text; };
-  say("Sending…");
-  try { const result = await api(`/device/${verb}`, { method: "POST", body: {} }); say(result.message); }
-  catch (error) { say(error.message); }
+  if (live) { live.message = "Sending…"; live.refused = false; }
+  renderLive();
+  const answer = await deviceAction(verb);
+  if (live) { live.message = answer.text; live.refused = !answer.ok; }
+  renderLive();
 }
 function renderLive() {
   const line = document.querySelector("[data-role=device-state]");
@@ -669,9 +701,14 @@ function renderLive() {
   slot.replaceChildren(...(card ? [card] : []));
   if (focused) { const again = slot.querySelector(`[data-live-action="${focused}"]`); if (again) again.focus(); }
   const primary = document.getElementById("primary-action");
-  if (primary) primary.hidden = !!(live && live.running);
+  if (!primary) return;
+  const back = primary.hidden && !(live && live.running);
+  primary.hidden = !!(live && live.running);
+  // The start button is back once the session has ended: its answer ("Started …") is over too.
+  const answer = document.querySelector("[data-role=start-answer]");
+  if (back && answer) answer.textContent = "";
 }
-"""#####, "a45657cf577611f5"),
+"""#####, "9176e7577dc18283"),
         "/note.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a session's note ("tired", "after coffee") on the session page, and the
 // note's muted line in session lists. The device's one validator decides (trimmed, one line, at most
