@@ -102,6 +102,12 @@ struct DaemonRestartTests {
         let day = try #require(try scratch.store.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first).startedAt.localDayText
         let expected = #"{"date":"\#(day)","interval":"10s","interval_seconds":10,"time_acuity_score":100}"#
         #expect(first.lastFile?["last_session"]?.compactText == expected)
+        // The summary already names the session it summarises (the runner's, before the store's
+        // snapshot has caught up), and so does every state from then on.
+        let states = first.actions.compactMap { if case .state(let s) = $0 { return s } else { return nil } }
+        let fromSummary = try #require(states.firstIndex { $0.state == .sessionSummary })
+        let shown = states[fromSummary...].map { $0.json(updated: WallTime(unixNanoseconds: 0, utcOffsetSeconds: 0), pid: 1)["last_session"]?.compactText }
+        #expect(shown.allSatisfy { $0 == expected }, "\(shown)")
 
         // A new process on the same store says it in its first state.
         let second = try Daemon(scratch.store)

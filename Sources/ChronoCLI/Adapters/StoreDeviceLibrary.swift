@@ -58,7 +58,8 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
             ?? (try? store.savedPatternBook()) ?? IntervalPatternBook()
         let storedLast = (try? store.lastConfiguration()) ?? nil
         let health = HealthNotes.stateText(settings: settings, store: store)
-        let lastCompleted = ((try? store.sessionPage(SessionQuery(status: .completed, limit: 1)))?.sessions.first).map {
+        let newestCompleted = (try? store.sessionPage(SessionQuery(status: .completed, limit: 1)))?.sessions.first
+        let lastCompleted = newestCompleted.map {
             RuntimeState.LastSession(date: $0.startedAt.localDayText, interval: $0.interval, timeAcuityScore: $0.timeAcuityScore)
         }
         // Only the first snapshot of this process needs the store's times (see below).
@@ -97,6 +98,7 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
                 healthStatus: health, fearAllowed: SessionResolver.fearAllowed(flags: flags, settings: settings),
                 lastCompleted: lastCompleted)
             snapshot.glanceablePrivacy = settings.glanceablePrivacy
+            snapshot.lastCompletedID = newestCompleted?.sessionID
             state.lastGood = snapshot
             return snapshot
         }

@@ -32,6 +32,8 @@ public final class DeviceDaemonController: LoopController {
     private var menu: IdleMenu?
     private var runner: SessionRunner?
     private var lastRun: (sessionID: String, configuration: SessionConfiguration)?
+    /// The session this daemon completed last, as its states named it (see `lastCompleted`).
+    private var justCompleted: (sessionID: String, lastSession: RuntimeState.LastSession)?
     private var pairings = PairingQueue()
     private var pairingReplies: [Int: @Sendable (DaemonReply) -> Void] = [:]
     /// The shown request whose cue has played, and when (nil: none shown, or not announced in idle yet).
@@ -287,13 +289,17 @@ public final class DeviceDaemonController: LoopController {
     }
 
     /// Every state the daemon publishes names the pairing request shown and the last completed
-    /// session (the snapshot's, from the store: refreshed after each session's finish record), a
-    /// session's states too.
+    /// session, a session's states too: a session that has just completed names itself (the runner's
+    /// state carries it from its outcome), every other state the snapshot's newest from the store
+    /// (refreshed after each session's finish record).
     private func stamped(_ actions: [LoopAction]) -> [LoopAction] {
         actions.map { action in
             guard case .state(var state) = action else { return action }
             state.pairingRequest = pairings.current?.requester
-            state.lastSession = snapshot.lastCompleted
+            if let finished = state.lastSession, let runner, runner.engine.outcome?.status == .completed {
+                justCompleted = (runner.sessionID, finished)
+            }
+            state.lastSession = state.lastSession ?? lastCompleted
             state.glanceablePrivacy = snapshot.glanceablePrivacy
             return .state(state)
         }
@@ -362,6 +368,15 @@ public final class DeviceDaemonController: LoopController {
         let after = describe(menu!.lastConfiguration)
         if before != after { actions.insert(.console("Settings changed. Tap to start \(after); hold to browse presets."), at: 0) }
         return actions
+    }
+
+    /// The newest completed session: the one this daemon has just completed while the snapshot does
+    /// not know it yet (its finish record is being written), else the snapshot's from the store.
+    private var lastCompleted: RuntimeState.LastSession? {
+        if let justCompleted, justCompleted.sessionID == lastRun?.sessionID, justCompleted.sessionID != snapshot.lastCompletedID {
+            return justCompleted.lastSession
+        }
+        return snapshot.lastCompleted
     }
 
     /// What an idle tap starts: the snapshot's choice, or — while the snapshot does not yet know the

@@ -23,6 +23,8 @@ public struct DeviceSnapshot: Hashable, Sendable {
     /// The newest completed session (date, interval, score) for the state file's `last_session`
     /// (SPEC §8's glanceable surfaces); nil before the first.
     public var lastCompleted: RuntimeState.LastSession?
+    /// That session's id: tells the daemon when the store has caught up with a session it just completed.
+    public var lastCompletedID: String?
     /// The `glanceable-privacy` setting, for the state file (`RuntimeState.glanceablePrivacy`).
     public var glanceablePrivacy = false
 
