@@ -3,7 +3,8 @@ import ChronoCore
 import Synchronization
 
 /// A scripted device for API tests: it keeps a status, answers actions by the same rules a device
-/// applies (one session at a time, `end` for Passive only; a waiting pairing request blocks nothing
+/// applies (one session at a time, `end` for Passive only, Fear only when it was built with
+/// `fearAllowed`, as a daemon decides from its opt-in; a waiting pairing request blocks nothing
 /// and shows in the status), records what it was asked, and approves pairing only when the test
 /// approves on the device (`approveOnDevice()`, the long press) within the window.
 public final class FakeDevice: DeviceControl {
@@ -15,6 +16,7 @@ public final class FakeDevice: DeviceControl {
         var pendingPairing: CheckedContinuation<Bool, Never>?
         var pairingRequested: [PairingRequester] = []
         var sessionNumber = 0
+        var fearAllowed: Bool
     }
 
     private let state: Mutex<State>
@@ -23,8 +25,8 @@ public final class FakeDevice: DeviceControl {
     public init(status: DeviceStatus = DeviceStatus(state: "Idle", board: "desktop", health: "on"),
                 setup: DeviceSetup = DeviceSetup(board: "desktop", parts: [
                     DeviceSetup.Part(name: "button", status: .info, detail: "terminal keyboard"),
-                ], note: "The drivers the fake device opened.")) {
-        state = Mutex(State(status: status))
+                ], note: "The drivers the fake device opened."), fearAllowed: Bool = false) {
+        state = Mutex(State(status: status, fearAllowed: fearAllowed))
         setupReport = setup
     }
 
@@ -127,6 +129,9 @@ public final class FakeDevice: DeviceControl {
         switch action {
         case .start(let request):
             guard !running else { return (.refused(.sessionRunning, reason: "A session is already running; end or discard it first."), []) }
+            if case .explicit(.fear, _, _) = request, !state.fearAllowed {
+                return (.refused(.fearNotEnabled, reason: "Fear Mode is not opted into: turn it on with the fear-mode setting."), [])
+            }
             state.sessionNumber += 1
             var status = state.status
             status.sessionID = "FAKE-\(state.sessionNumber)"

@@ -48,7 +48,26 @@ struct ControlRouteTests {
             #expect(twice.errorCode == "session_running")
             let notPassive = try await api.request(.POST, "/api/v1/device/end")
             #expect(notPassive.errorCode == "not_passive")
-            #expect(api.fake.actions.count == 5)
+            #expect(api.fake.actions.count == 6)
+        }
+    }
+
+    @Test("Fear is the device's decision: a device that allows it starts Fear with the setting off (202); one that refuses answers 422 fear_not_enabled in words")
+    func fearIsTheDevicesDecision() async throws {
+        let fearStart = #"{"mode": "fear", "interval": "1m"}"#
+        // As `run --i-understand-fear-mode` with the fear-mode setting off (a fresh store has it off).
+        try await APIHarness.with(device: FakeDevice(fearAllowed: true)) { api in
+            #expect(try api.store.settings().fearModeEnabled == false)
+            let started = try await api.request(.POST, "/api/v1/device/start", json: fearStart)
+            #expect(started.status == 202, "\(started.text)")
+            #expect((started.json["device"] as? [String: Any])?["mode"] as? String == "fear")
+        }
+        try await APIHarness.with(device: FakeDevice(fearAllowed: false)) { api in
+            let refused = try await api.request(.POST, "/api/v1/device/start", json: fearStart)
+            #expect(refused.status == 422)
+            #expect(refused.errorCode == "fear_not_enabled")
+            #expect((refused.json["error"] as? [String: Any])?["message"] as? String == "Fear Mode is not opted into: turn it on with the fear-mode setting.")
+            #expect(api.fake.actions == [.start(.explicit(mode: .fear, interval: try TrainingInterval(seconds: 60), count: nil))])
         }
     }
 

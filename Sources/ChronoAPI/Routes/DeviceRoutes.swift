@@ -16,7 +16,7 @@ enum DeviceRoutes {
         }
         group.post("device/start") { request, context in
             let body = try await JSONBody.read(request, context: context)
-            let start = try await startRequest(body, state)
+            let start = try startRequest(body)
             return try await perform(.start(start), state)
         }
         group.post("device/end") { request, context in
@@ -44,7 +44,7 @@ enum DeviceRoutes {
 
     /// `{}` starts the last configuration; `{"preset": "30s"}` the default mode at that interval;
     /// `{"mode": …, "interval": …, "count": …}` exactly that. Validated as the CLI validates them.
-    static func startRequest(_ body: JSONBody, _ state: APIState) async throws -> StartRequest {
+    static func startRequest(_ body: JSONBody) throws -> StartRequest {
         try body.only(["preset", "mode", "interval", "count"])
         let preset = try body.string("preset"), modeText = try body.string("mode"), intervalText = try body.string("interval")
         let count = try body.int("count")
@@ -71,12 +71,8 @@ enum DeviceRoutes {
         if let count, !SessionConfiguration.countRange.contains(count) {
             throw APIError(.unprocessableContent, "invalid_count", "count must be a whole number from \(SessionConfiguration.countRange.lowerBound) to \(SessionConfiguration.countRange.upperBound); got \(count).")
         }
-        if mode == .fear {
-            let enabled = try await state.withStore { try $0.settings().fearModeEnabled }
-            guard enabled else {
-                throw APIError.refused(.fearNotEnabled, "Fear Mode is opt-in: turn it on first (setting fear-mode on).")
-            }
-        }
+        // Whether Fear is allowed is the device's decision (its opt-in may come from the daemon's
+        // `--i-understand-fear-mode` as well as the setting): it refuses with `.fearNotEnabled` (422).
         return .explicit(mode: mode, interval: target, count: count)
     }
 

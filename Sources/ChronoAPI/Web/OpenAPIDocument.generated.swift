@@ -186,7 +186,7 @@ enum OpenAPIDocument {
             }
           },
           "422": {
-            "description": "invalid_interval, invalid_mode, invalid_count, or fear_not_enabled (Fear Mode is opt-in).",
+            "description": "invalid_interval, invalid_mode, invalid_count, or fear_not_enabled (the device has not opted into Fear Mode: neither run --i-understand-fear-mode nor the fear-mode setting).",
             "content": {
               "application/json": {
                 "schema": {
