@@ -51,6 +51,22 @@ struct SessionResolverTests {
                 == .milliseconds(3000))
     }
 
+    @Test("The debounce the drivers request is the gestures' debounce: the flag when given, else the board's")
+    func driverDebounceIsTheResolvers() throws {
+        let scratch = try ScratchStore()
+        defer { scratch.remove() }
+        let settings = try scratch.store.settings()
+        var flags = SessionFlags()
+        #expect(SessionResolver.debounceMilliseconds(flags: flags, board: board) == 10)
+        #expect(SessionResolver.gestures(flags: flags, settings: settings, board: board).debounce == .milliseconds(10))
+        flags.debounceMilliseconds = 7
+        #expect(SessionResolver.debounceMilliseconds(flags: flags, board: board) == 7)
+        #expect(SessionResolver.gestures(flags: flags, settings: settings, board: board).debounce == .milliseconds(7))
+        // An explicit 0 (no debounce) wins too.
+        flags.debounceMilliseconds = 0
+        #expect(SessionResolver.debounceMilliseconds(flags: flags, board: board) == 0)
+    }
+
     @Test("Auto-start: --no-auto-start beats the setting; interval, counts and threshold come from flags, else settings")
     func sessionFields() throws {
         let scratch = try ScratchStore()

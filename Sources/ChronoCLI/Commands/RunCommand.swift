@@ -163,7 +163,7 @@ struct RunCommand: ParsableCommand {
         var signals: SignalCatcher?
         while true {
             do {
-                let drivers = try BoardDrivers(boardName: options.board, bell: options.bell,
+                let drivers = try BoardDrivers(boardName: options.board, flags: options.flags, bell: options.bell,
                                                keyHoldMilliseconds: options.keyHoldMilliseconds, motorLog: options.motorLog)
                 if announced { drivers.console.writeLine("\(lost == nil ? "Found the button" : "The button is back"): \(drivers.buttonIntroduction ?? drivers.board.name)") }
                 return drivers

@@ -50,7 +50,7 @@ struct BoardTiming: Hashable, Sendable {
 /// |---|---|
 /// | mode, interval, attempts/repetitions, Fear threshold | flag, then setting |
 /// | long press | flag, then `long-press-ms` when changed from 1500, then the board's `long_press_ms` |
-/// | debounce | flag, then the board's `button.debounce_ms` |
+/// | debounce (gestures and the kernel's) | flag, then the board's `button.debounce_ms` |
 /// | feedback, abort window | flag, then the built-in default |
 /// | auto-start | `--auto-start`/`--no-auto-start`, then `auto-start` |
 /// | Fear allowed | `--i-understand-fear-mode` or `fear-mode on` |
@@ -58,8 +58,15 @@ enum SessionResolver {
     static func gestures(flags: SessionFlags, settings: StoreSettings, board: BoardTiming) -> GestureSettings {
         let longPress = flags.longPressMilliseconds
             ?? (settings.longPress != GestureSettings.defaultLongPress ? settings.longPress.milliseconds : board.longPressMilliseconds)
-        return GestureSettings(debounce: .milliseconds(flags.debounceMilliseconds ?? board.debounceMilliseconds),
+        return GestureSettings(debounce: .milliseconds(debounceMilliseconds(flags: flags, board: board)),
                                longPress: .milliseconds(longPress))
+    }
+
+    /// The button's debounce: `--debounce-ms`, else the board's `button.debounce_ms`. The one value both
+    /// the gesture recognizer and the GPIO driver's kernel debounce (libgpiod v2) use, so the flag wins
+    /// in both.
+    static func debounceMilliseconds(flags: SessionFlags, board: BoardTiming) -> Int64 {
+        flags.debounceMilliseconds ?? board.debounceMilliseconds
     }
 
     static func timing(flags: SessionFlags, settings: StoreSettings) -> SessionTiming {

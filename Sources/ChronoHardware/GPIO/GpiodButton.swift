@@ -21,7 +21,7 @@ public final class GpiodButton: ButtonInput, Sendable {
         var resolved = chrono_gpiod_resolved()
         var error = chrono_gpiod_error()
         let handle = withLineSpec(chip: line.chip, line: line.line, activeLow: line.activeLow, bias: line.bias,
-                                  debounceMicroseconds: UInt32(max(0, debounceMilliseconds)) * 1000,
+                                  debounceMicroseconds: Self.debounceMicroseconds(milliseconds: debounceMilliseconds),
                                   consumer: consumer) { spec in
             chrono_gpiod_input_open(spec, &resolved, &error)
         }
@@ -29,6 +29,11 @@ public final class GpiodButton: ButtonInput, Sendable {
         self.handle = Mutex(ShimHandle(pointer: handle))
         self.resolved = ResolvedGpioLine(resolved)
         self.descriptor = chrono_gpiod_input_fd(handle)
+    }
+
+    /// The kernel debounce the line is requested with for `milliseconds` (negative: none).
+    public static func debounceMicroseconds(milliseconds: Int) -> UInt32 {
+        UInt32(max(0, milliseconds)) * 1000
     }
 
     deinit { close() }

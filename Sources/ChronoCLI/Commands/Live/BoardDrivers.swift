@@ -43,8 +43,15 @@ final class BoardDrivers {
         return "desktop"
     }
 
+    /// The debounce a GPIO button is requested with (the kernel's, libgpiod v2): the resolver's, so
+    /// `--debounce-ms` wins over the board file here as it does in the gesture recognizer.
+    static func buttonDebounceMilliseconds(board: BoardConfiguration, flags: SessionFlags) -> Int {
+        Int(SessionResolver.debounceMilliseconds(flags: flags, board: BoardTiming(board)))
+    }
+
     /// Loads the board and opens its button and motor. Errors name the board file and the fix.
-    init(boardName: String?, bell: Bool, keyHoldMilliseconds: Int64, motorLog: String?) throws {
+    /// `flags`: the command line's (its `--debounce-ms` is the GPIO button's kernel debounce).
+    init(boardName: String?, flags: SessionFlags, bell: Bool, keyHoldMilliseconds: Int64, motorLog: String?) throws {
         let name = boardName ?? Self.defaultBoardName()
         board = try BoardCatalog.standard().load(name)
         quitRelay = QuitRelay()
@@ -61,11 +68,12 @@ final class BoardDrivers {
             pressHint = "press space"
             parts.append(DeviceSetup.Part(name: "button", status: .info, detail: BoardSetupText.terminalButton))
         case .gpiod(let line):
-            let gpio = try GpiodButton(line: line, debounceMilliseconds: board.button.debounceMilliseconds)
+            let debounce = Self.buttonDebounceMilliseconds(board: board, flags: flags)
+            let gpio = try GpiodButton(line: line, debounceMilliseconds: debounce)
             button = gpio
             pressHint = "press the button"
             parts.append(DeviceSetup.Part(name: "button", status: .ok,
-                                          detail: BoardSetupText.gpioButton(gpio, line: line, debounceMilliseconds: board.button.debounceMilliseconds)))
+                                          detail: BoardSetupText.gpioButton(gpio, line: line, debounceMilliseconds: debounce)))
         case .evdev(let input):
             let evdev = try EvdevButton(input: input)
             button = evdev

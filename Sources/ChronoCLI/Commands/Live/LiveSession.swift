@@ -27,7 +27,7 @@ enum LiveSession {
         if mode == .fear && !SessionResolver.fearAllowed(flags: flags, settings: settings) {
             throw ValidationError("Fear Mode plays an aversive sound after large errors; it is an experiment and is opt-in. Run again with --i-understand-fear-mode, or turn it on with `chronoception settings set fear-mode on`; or use `chronoception challenge`.")
         }
-        let drivers = try BoardDrivers(boardName: options.board, bell: options.bell,
+        let drivers = try BoardDrivers(boardName: options.board, flags: flags, bell: options.bell,
                                        keyHoldMilliseconds: options.keyHoldMilliseconds, motorLog: options.motorLog)
         defer { drivers.close() }
         let configuration: SessionConfiguration
