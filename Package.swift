@@ -103,10 +103,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What both programs' command lines share: the entry (one `error:` line, checked standard
+        // output), CommandFailure, exit statuses, the release version. Imports ChronoCore, ChronoStore
+        // (both programs open a data directory's store) and ArgumentParser; never a driver.
+        .target(
+            name: "ChronoCommandLine",
+            dependencies: ["ChronoCore", "ChronoStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // The command-line layer: options, commands and the adapters that wire the layers together.
         .target(
             name: "ChronoCLI",
             dependencies: [
+                "ChronoCommandLine",
                 "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI",
                 "ChronoSync",
                 // The control verbs' client speaks SwiftNIO's HTTP/1 codec over the Unix socket; the
@@ -134,13 +142,14 @@ let package = Package(
         ),
         // The executable: only `Chronoception.runAndExit()`.
         .executableTarget(name: "chronoception", dependencies: ["ChronoCLI"]),
-        // The collector's command line: `chronoception-collector serve|enrol|devices|…`, on the device
-        // command line's failure and exit-status machinery. Kept out of ChronoCLI so the device binary
-        // carries neither PostgresNIO nor swift-crypto (the .deb's size, docs/PACKAGING.md).
+        // The collector's command line: `chronoception-collector serve|enrol|devices|…`, on ChronoCommandLine's
+        // failure and exit-status machinery. Kept out of ChronoCLI so the device binary carries neither
+        // PostgresNIO nor swift-crypto, and apart from it so the collector carries no driver, libgpiod,
+        // ALSA or libevdev (the .debs' sizes and Depends, docs/PACKAGING.md).
         .target(
             name: "ChronoCollectorCLI",
             dependencies: [
-                "ChronoCLI", "ChronoCollector", "ChronoCore", "ChronoStore", "ChronoSync", "ChronoAPI",
+                "ChronoCommandLine", "ChronoCollector", "ChronoCore", "ChronoStore", "ChronoSync", "ChronoAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -177,7 +186,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "ChronoCollectorCLITests", dependencies: ["ChronoCollectorCLI", "ChronoCLI", "ChronoCollector"]),
-        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI", "ChronoSync"]),
+        .testTarget(name: "ChronoCollectorCLITests", dependencies: ["ChronoCollectorCLI", "ChronoCommandLine", "ChronoCollector"]),
+        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCommandLine", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI", "ChronoSync"]),
     ]
 )

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ChronoAPI
-import ChronoCLI
+import ChronoCommandLine
 import ChronoCollector
 import ChronoCore
 import ChronoStore

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ChronoCLI
+import ChronoCommandLine
 import ChronoCollector
 import ChronoStore
 import Foundation

@@ -1,5 +1,5 @@
 import ChronoAPI
-import ChronoCLI
+import ChronoCommandLine
 import ChronoCollector
 import ChronoStore
 import Foundation

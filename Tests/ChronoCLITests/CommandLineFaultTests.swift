@@ -4,6 +4,7 @@ import ChronoStore
 import Foundation
 import Testing
 @testable import ChronoCLI
+@testable import ChronoCommandLine
 
 /// Numbers that enter through flags are refused with status 64 when the core could not compute with
 /// them; none of these may trap (each used to).

@@ -1,7 +1,7 @@
 import ChronoCollector
 import Foundation
 import Testing
-import ChronoCLI
+import ChronoCommandLine
 @testable import ChronoCollectorCLI
 
 /// `chronoception-collector …` on bad input: one `error:` line and the documented exit status.

@@ -1,4 +1,5 @@
 import ChronoCore
+import ChronoHardware
 import ChronoStore
 import Foundation
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ enum OutputFile {
         }
         var output = stat()
         if fstat(STDOUT_FILENO, &output) == 0 && output.st_dev == target.st_dev && output.st_ino == target.st_ino {
-            try StandardOutput.write(text)
+            try StandardOutput.write(text, otherFailure: ConsoleWriteFailure.first)
             return
         }
         switch target.st_mode & S_IFMT {
@@ -104,7 +105,7 @@ enum OutputFile {
 
 /// Writes a command's text to `-o PATH`, or to standard output without `-o`.
 func writeOutput(_ text: String, to path: String?, protecting store: StoreOwnedFiles? = nil) throws {
-    guard let path else { return try StandardOutput.write(text) }
+    guard let path else { return try StandardOutput.write(text, otherFailure: ConsoleWriteFailure.first) }
     if let store, let owner = store.owner(of: path) {
         throw OutputError.storeFile(path, owner: owner)
     }

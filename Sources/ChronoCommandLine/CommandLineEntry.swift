@@ -5,34 +5,22 @@ import ChronoStore
 import Glibc
 #endif
 
-extension Chronoception {
-    /// Runs the command line and exits with its status (docs/EXIT-CODES.md). `chronoception collector …`
-    /// is the collector's own program, run in this process's place (CollectorProgram).
-    public static func runAndExit(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
-        if arguments.first == CollectorProgram.subcommandName {
-            let failure = CollectorProgram.exec(Array(arguments.dropFirst()))
-            Glibc.exit(CommandLineEntry.reportRunFailure(failure))
-        }
-        CommandLineEntry.runAndExit(Self.self, arguments)
-    }
-
-    /// Parses and runs `arguments`; returns the exit status instead of exiting (for tests).
-    static func execute(_ arguments: [String]) -> Int32 {
-        CommandLineEntry.execute(Self.self, arguments)
-    }
-}
-
 /// How every program of the release runs its command line (docs/EXIT-CODES.md): every failure is one
 /// message on standard error with the `error: ` prefix, sanitised for the terminal; standard output is
-/// flushed and checked before a success is reported.
+/// flushed and checked before a success is reported. `otherWriteFailure` is the errno of a write to
+/// standard output that went around stdio (the device's live lines write the descriptor directly and
+/// keep their first failure in ChronoHardware's `ConsoleWriteFailure`), 0 when none: it is checked
+/// with every flush.
 public enum CommandLineEntry {
     /// Runs `Root`'s command line and exits with its status.
-    public static func runAndExit<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) -> Never {
-        Glibc.exit(execute(root, arguments))
+    public static func runAndExit<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String],
+                                                         otherWriteFailure: () -> Int32 = { 0 }) -> Never {
+        Glibc.exit(execute(root, arguments, otherWriteFailure: otherWriteFailure))
     }
 
     /// Parses and runs `arguments`; returns the exit status instead of exiting (for tests).
-    public static func execute<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) -> Int32 {
+    public static func execute<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String],
+                                                      otherWriteFailure: () -> Int32 = { 0 }) -> Int32 {
         StandardOutput.guardDescriptors()
         var command: ParsableCommand
         do {
@@ -42,28 +30,28 @@ public enum CommandLineEntry {
             if repaired != arguments, let retried = try? Root.parseAsRoot(repaired) {
                 command = retried
             } else if repaired != arguments {
-                do { _ = try Root.parseAsRoot(repaired) } catch let second { return reportParseFailure(Root.self, second) }
-                return reportParseFailure(Root.self, error)
+                do { _ = try Root.parseAsRoot(repaired) } catch let second { return reportParseFailure(Root.self, second, otherWriteFailure) }
+                return reportParseFailure(Root.self, error, otherWriteFailure)
             } else {
-                return reportParseFailure(Root.self, error)
+                return reportParseFailure(Root.self, error, otherWriteFailure)
             }
         }
         do {
             try command.run()
             ChronoStore.rememberVerifiedDatabases()
-            try StandardOutput.flush()
+            try StandardOutput.flush(otherFailure: otherWriteFailure())
             return ExitStatus.success.rawValue
         } catch {
-            return reportRunFailure(Root.self, error)
+            return reportRunFailure(Root.self, error, otherWriteFailure)
         }
     }
 
     /// Help and version go to standard output with status 0; parse errors get the usage.
-    static func reportParseFailure<Root: ParsableCommand>(_ root: Root.Type, _ error: any Error) -> Int32 {
+    static func reportParseFailure<Root: ParsableCommand>(_ root: Root.Type, _ error: any Error, _ otherWriteFailure: () -> Int32) -> Int32 {
         let code = Root.exitCode(for: error).rawValue
         let text = Root.fullMessage(for: error)
         if code == 0 {
-            do { try StandardOutput.write(text + "\n") } catch { return reportRunFailure(Root.self, error) }
+            do { try StandardOutput.write(text + "\n", otherFailure: otherWriteFailure()) } catch { return reportRunFailure(Root.self, error, otherWriteFailure) }
             return 0
         }
         // The error itself is one line (a value with a newline in it must not split it); the usage
@@ -82,22 +70,22 @@ public enum CommandLineEntry {
     }
 
     /// An error thrown while running: its message once, and its kind's exit status.
-    static func reportRunFailure<Root: ParsableCommand>(_ root: Root.Type, _ error: any Error) -> Int32 {
+    static func reportRunFailure<Root: ParsableCommand>(_ root: Root.Type, _ error: any Error, _ otherWriteFailure: () -> Int32) -> Int32 {
         if let exit = error as? ExitCode {
             // The command has said what it had to say; a failed flush still turns success into failure.
-            do { try StandardOutput.flush() } catch {
-                if exit.rawValue == 0 { return reportRunFailure(Root.self, error) }
+            do { try StandardOutput.flush(otherFailure: otherWriteFailure()) } catch {
+                if exit.rawValue == 0 { return reportRunFailure(Root.self, error, otherWriteFailure) }
             }
             return exit.rawValue
         }
         // The argument parser's own requests can also arrive from `run()`: `--help` and `help COMMAND`
         // parse to its help command, whose run throws the request. Help is standard output and status 0.
-        if error is CleanExit || Root.exitCode(for: error) == .success { return reportParseFailure(Root.self, error) }
+        if error is CleanExit || Root.exitCode(for: error) == .success { return reportParseFailure(Root.self, error, otherWriteFailure) }
         return reportRunFailure(error)
     }
 
     /// A failure outside any command's parsing: its message once, and its kind's exit status.
-    static func reportRunFailure(_ error: any Error) -> Int32 {
+    public static func reportRunFailure(_ error: any Error) -> Int32 {
         let failure = CommandFailure(error)
         printError("error: " + TerminalSafeText.sanitized(failure.description, keepNewlines: false))
         return failure.status.rawValue

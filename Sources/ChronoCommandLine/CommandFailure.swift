@@ -1,10 +1,5 @@
 import ArgumentParser
-import ChronoCore
-import ChronoHardware
-import ChronoRuntime
-import ChronoSimulation
 import ChronoStore
-import Foundation
 
 /// A failure with a message for the person and the kind of failure it is: printed once as
 /// `error: …` on standard error, and the process exits with `status` (docs/EXIT-CODES.md).
@@ -29,27 +24,32 @@ public struct CommandFailure: Error, CustomStringConvertible {
     }
 }
 
+/// An error that knows its exit status. The layers below the command line know nothing of exit
+/// statuses, so the program that meets their errors conforms them in its own target (ChronoCLI for
+/// the drivers, the loop and sync); an error of no conforming type is a bug (`internalError`).
+public protocol ExitStatusReporting: Error {
+    var exitStatus: ExitStatus { get }
+}
+
+extension OutputError: ExitStatusReporting {
+    public var exitStatus: ExitStatus { status }
+}
+
 extension ExitStatus {
-    /// The exit status for an error thrown by a layer below the command line.
-    static func classifying(_ error: any Error) -> ExitStatus {
+    /// The exit status for an error thrown by a layer below the command line. The store's errors are
+    /// decided here: both programs open a store in a data directory.
+    public static func classifying(_ error: any Error) -> ExitStatus {
         switch error {
         case let failure as CommandFailure: return failure.status
         case is ValidationError: return .usage
         case let store as StoreError: return classifying(store)
-        case is BoardFileError: return .badConfiguration
-        case is BoardNotFoundError: return .noInput
-        case is GpioError, is SoundError, is TerminalError, is EvdevError: return .deviceUnavailable
         case is HealthLogWriteError: return .ioError
-        case is LoopError: return .internalError
-        case is ReplayScriptError: return .badInput
-        case is IntervalError, is ConfigurationError: return .usage
-        case let output as OutputError: return output.status
-        case let sync as SyncFailure: return sync.status
+        case let reporting as any ExitStatusReporting: return reporting.exitStatus
         default: return .internalError
         }
     }
 
-    static func classifying(_ error: StoreError) -> ExitStatus {
+    public static func classifying(_ error: StoreError) -> ExitStatus {
         switch error {
         case .corrupt, .foreign, .newerSchema: return .storeUnusable
         case .directoryUnusable(_, let reason):

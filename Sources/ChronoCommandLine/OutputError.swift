@@ -4,12 +4,17 @@ import Glibc
 #endif
 
 /// Why output could not be written, worded for the person, with the exit status it earns.
-struct OutputError: Error, Equatable, CustomStringConvertible {
-    var description: String
-    var status: ExitStatus
+public struct OutputError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+    public var status: ExitStatus
+
+    public init(description: String, status: ExitStatus) {
+        self.description = description
+        self.status = status
+    }
 
     /// A write to `what` failed with `errno`.
-    static func writeFailed(_ what: String, errno code: Int32, partialRemoved: Bool = true) -> OutputError {
+    public static func writeFailed(_ what: String, errno code: Int32, partialRemoved: Bool = true) -> OutputError {
         let reason = String(cString: strerror(code))
         let fix: String
         switch code {
@@ -25,12 +30,12 @@ struct OutputError: Error, Equatable, CustomStringConvertible {
     }
 
     /// `-o` names one of the store's own files: refused before anything is written.
-    static func storeFile(_ path: String, owner: String) -> OutputError {
+    public static func storeFile(_ path: String, owner: String) -> OutputError {
         OutputError(description: "Will not write \(TerminalSafeText.quoted(path, limit: 200)): it is \(owner), and the export would replace it. The file was left as it was. Give a path outside the data directory's own files with -o.",
                     status: .outputIsStore)
     }
 
-    static func refused(_ path: String, because reason: String) -> OutputError {
+    public static func refused(_ path: String, because reason: String) -> OutputError {
         OutputError(description: "Will not write \(TerminalSafeText.quoted(path, limit: 200)): \(reason). Give a regular file's path with -o, or leave -o out to write to standard output.",
                     status: .outputRefused)
     }
