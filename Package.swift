@@ -72,7 +72,8 @@ let package = Package(
         // adjtimex(2) for the store's "is the wall clock synchronised?" check (sys/timex.h is not in Glibc).
         .target(name: "CWallClock"),
         // The device-to-collector sync protocol (docs/SYNC.md): wire types both ends share, the
-        // preference merge; pure apart from Codable.
+        // preference merge, setting keys, CSV text, progress limits; pure apart from Codable. Imports
+        // ChronoCore only. ChronoStore re-exports it (its settings and exports are in these words).
         .target(name: "ChronoSync", dependencies: ["ChronoCore"]),
         // The device API: one HTTP API (Hummingbird) on a Unix socket and TCP, over the store and a live device.
         .target(

@@ -1,4 +1,3 @@
-import ChronoStore
 import ChronoSync
 import PostgresNIO
 

@@ -45,7 +45,7 @@ public enum CollectorProgress {
         let ranked = byInterval.sorted { ($0.value.count, $0.value[0].started, -$0.key) > ($1.value.count, $1.value[0].started, -$1.key) }.map(\.value)
 
         var intervals: [ProgressReport.IntervalProgress] = []
-        for group in ranked.prefix(only == nil ? ChronoStoreLimits.progressIntervalCount : 1) {
+        for group in ranked.prefix(only == nil ? ProgressLimits.intervalCount : 1) {
             let latest = group[0]
             var lastSeven = ErrorAccumulator(), sevenBefore = ErrorAccumulator()
             var daily: [Int64: ErrorAccumulator] = [:]
@@ -79,7 +79,7 @@ public enum CollectorProgress {
             errors.add(entry.outcome.metrics)
             overallDaily[WallTime(unixNanoseconds: entry.started, utcOffsetSeconds: entry.offset).localDayNumber, default: ErrorAccumulator()].add(errors)
         }
-        let recent = entries.prefix(ChronoStoreLimits.progressRecentCount).map { entry -> ProgressReport.SessionLine in
+        let recent = entries.prefix(ProgressLimits.recentCount).map { entry -> ProgressReport.SessionLine in
             let outcome = entry.outcome
             let hasMetrics = outcome.mode.usesAttempts && !outcome.attempts.isEmpty
             let metrics = outcome.metrics

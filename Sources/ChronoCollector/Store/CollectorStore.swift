@@ -1,4 +1,3 @@
-import ChronoStore
 import ChronoSync
 
 /// The collector's store: devices, enrolment codes, device keys (by SHA-256), sessions with their

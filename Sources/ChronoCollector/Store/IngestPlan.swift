@@ -1,5 +1,4 @@
 import ChronoCore
-import ChronoStore
 import ChronoSync
 
 /// A batch checked before any store is touched: every session rebuilt with the core's validation,

@@ -1,11 +1,12 @@
 import ChronoCore
+import ChronoSync
 import GRDB
 
 extension ChronoStore {
-    /// How many intervals `progress` shows when not narrowed to one.
-    public static let progressIntervalCount = 5
-    /// How many sessions the recent list of `progress` shows.
-    public static let progressRecentCount = 10
+    /// How many intervals `progress` shows when not narrowed to one (ChronoSync's, shared with the collector).
+    public static let progressIntervalCount = ProgressLimits.intervalCount
+    /// How many sessions the recent list of `progress` shows (ChronoSync's, shared with the collector).
+    public static let progressRecentCount = ProgressLimits.recentCount
 
     /// Gathers everything `chronoception progress` shows, in one read snapshot. The queries touch only
     /// what is shown — the top intervals' last 14 days, their last attempts, the last 28 days — through

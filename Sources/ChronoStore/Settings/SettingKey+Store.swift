@@ -1,37 +1,10 @@
+@_exported import ChronoSync
 import ChronoCore
 
-/// The settings a user can change (SPEC §6), their defaults and how a value is validated. Values are
-/// stored as their canonical text; `chronoception settings set` and the companion both go through
-/// `canonicalValue`, so the device reads only values that were accepted.
-public enum SettingKey: String, CaseIterable, Sendable {
-    case defaultMode = "default-mode"
-    case defaultInterval = "default-interval"
-    case defaultAttempts = "default-attempts"
-    case defaultRepetitions = "default-repetitions"
-    case fearMode = "fear-mode"
-    case fearThreshold = "fear-threshold"
-    case healthLogging = "health-logging"
-    case healthLogFile = "health-log-file"
-    case wallClockCheck = "wall-clock-check"
-    case autoStartNextAttempt = "auto-start"
-    case longPressMilliseconds = "long-press-ms"
-    case glanceablePrivacy = "glanceable-privacy"
+// `SettingKey` itself is ChronoSync's (the collector shares it); re-exported, so every user of the
+// store keeps seeing the setting names, as it did when they were declared here.
 
-    /// Settings about this machine itself — a file path on it, its own clock — that only its local
-    /// user changes: the device API refuses them from a paired key beyond loopback, and sync never
-    /// carries them (`PreferenceMerge.syncedKeys` leaves them out; a test checks the two agree).
-    public var isLocalOnly: Bool { self == .healthLogFile || self == .wallClockCheck }
-
-    /// Whether sync carries the setting (`PreferenceMerge.syncedKeys`; a test checks the two agree):
-    /// not the local-only ones, and not `glanceable-privacy` — what this device's own state file and
-    /// status bar show is a choice for where it stands, which a paired phone may change but a
-    /// collector must not set for every device.
-    public var isSynced: Bool { !isLocalOnly && self != .glanceablePrivacy }
-
-    /// The range accepted for the long press: shorter than half a second is an ordinary tap for many
-    /// people; longer than 5 s is no longer a gesture.
-    public static let longPressRange = 500...5000
-
+extension SettingKey {
     public var summary: String {
         switch self {
         case .defaultMode: return "Mode a new session uses: challenge, passive, or fear (needs fear-mode on)."
@@ -116,7 +89,6 @@ public enum SettingKey: String, CaseIterable, Sendable {
         }
     }
 }
-
 extension String {
     var trimmingSpaces: String {
         var text = Substring(self)
