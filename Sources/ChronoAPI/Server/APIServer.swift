@@ -52,8 +52,13 @@ public final class APIServer: Sendable {
 
     /// Stops gracefully: live-event streams end, requests in flight finish, listeners close.
     public func shutdown() async {
-        state.events.close()
+        // The graceful shutdown stops the event hub first (last in the group's list), which ends the
+        // streams before the listeners wait for requests in flight. Closing it here first instead
+        // made it return before the shutdown began: the group took that for a failure, cancelled
+        // everything and logged errors on a clean stop. Closed again after, for a server that
+        // never started.
         await listeners.shutdown()
+        state.events.close()
     }
 
     /// A one-time login link path (`/api/v1/login?token=…`), valid for ten minutes, for a browser on a

@@ -90,8 +90,10 @@ public final class HTTPListeners: Sendable {
         readiness.expect(expected)
         // Last in the list, so first to stop.
         services += alsoRun
+        // A service that returns by itself (the event hub once closed) ends the group gracefully
+        // rather than as a failure that cancels the rest mid-request.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: services.map { .init(service: $0) },
+            services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
             gracefulShutdownSignals: stopOnSignals ? [.sigterm, .sigint] : [],
             logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = Self.maximumGracefulShutdown
