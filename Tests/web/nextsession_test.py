@@ -17,69 +17,23 @@ against `chronoception run` in test mode on the desktop board, in headless Chrom
   "Discarded: saved as aborted, not logged." (phone dark, desktop light), a start refused in the
   summary window keeps the device's sentence without the id, and no status line ever shows an id.
 Run by Tests/web/run (WEB_ONLY=nextsession)."""
-import argparse, json, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import json, os, re, shutil, subprocess, tempfile, time, urllib.error
 
+import webparts
 from browser import js_errors, screenshot, wait_for
-from selenium import webdriver
 from selenium.webdriver.common.by import By
+from webparts import SIZES, Checks, arguments, make_driver, onboard, set_view, views
 
-SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
-THEMES = ("light", "dark")
-
-passed, failed = 0, 0
+check = Checks("nextsession")
 
 
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL nextsession: {name}{': ' + str(detail) if detail else ''}")
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Daemon:
-    """`chronoception run` on the desktop board in test mode, serving the API on a free loopback port
-    and on a Unix socket (for the control verbs)."""
+class Daemon(webparts.Daemon):
+    """`chronoception run` (webparts' Daemon) serving the API on a free loopback port and on a Unix
+    socket (for the control verbs), its summary after a session made 3 s long."""
 
     def __init__(self, binary, data, work, name):
-        self.binary, self.socket = binary, os.path.join(work, "api.sock")
-        port = free_port()
-        env = dict(os.environ, CHRONOCEPTION_TEST_MODE="1", CHRONOCEPTION_BOARDS_DIR=os.path.abspath("boards"),
-                   XDG_RUNTIME_DIR=work, SWIFT_BACKTRACE="enable=no")
-        self.log_path = os.path.join(work, name + ".log")
-        self.log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(
-            [binary, "run", "--board", "desktop", "--key-hold-ms", "100", "--no-realtime", "--no-state-file",
-             "--feedback-ms", "3000", "--no-auto-start", "--data-dir", data, "--listen", f"127.0.0.1:{port}",
-             "--socket", self.socket],
-            stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT, env=env)
-        self.base = f"http://127.0.0.1:{port}"
-        for _ in range(200):
-            try:
-                if self.api("/device")["device"]["state"] == "Idle":
-                    return
-            except OSError:
-                pass
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("the daemon did not start: " + open(self.log_path, errors="replace").read()[-2000:])
-
-    def api(self, path, method="GET", body=None):
-        """(The JSON answer) for 2xx; raises urllib.error.HTTPError otherwise."""
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + "/api/v1" + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"} if data is not None else {})
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.load(response)
+        super().__init__(binary, data, os.path.join(work, name + ".log"), socket_path=os.path.join(work, "api.sock"), feedback_ms=3000)
+        self.socket = self.socket_path
 
     def refused(self, path, body=None):
         """(status, code, message) of a refused POST."""
@@ -99,37 +53,10 @@ class Daemon:
             time.sleep(0.05)
         raise RuntimeError(f"the device never {what}: {self.api('/device')}")
 
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
-
-
-def make_driver():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                 "--force-device-scale-factor=1", "--disable-features=Translate"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path="/usr/bin/chromedriver"))
-
-
-def set_view(driver, size, theme):
-    width, height = SIZES[size]
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
-
 
 def open_home(driver, base):
     driver.get("about:blank")
-    driver.get(base + "/")
-    driver.execute_script("localStorage.setItem('chronoception.onboarded', '1')")
+    onboard(driver, base)
     driver.get(base + "/#/home")
     wait_for(driver, "return document.querySelector('[data-role=start-next]') && !Array.from(document.querySelectorAll('main p')).some(p => p.textContent === 'Loading…')")
 
@@ -244,12 +171,7 @@ def summary_refusal_words(driver, daemon, artifacts):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--artifacts", required=True)
-    parser.add_argument("--counts", help="append 'PASSED FAILED' to this file for Tests/web/run's summary")
-    args = parser.parse_args()
-    os.makedirs(args.artifacts, exist_ok=True)
+    args = arguments()
     started = time.time()
     work = tempfile.mkdtemp(prefix="web-nextsession-")
     data = os.path.join(work, "data")
@@ -267,17 +189,15 @@ def main():
         check("defaults: GET /device's next_session names them", seen["device"]["next_session"] == want, seen["device"])
 
         driver = make_driver()
-        for size in SIZES:
-            for theme in THEMES:
-                set_view(driver, size, theme)
-                open_home(driver, daemon.base)
-                check(f"home {size} {theme}: the button names what the device will start",
-                      start_button(driver) == "Start Challenge 15s ×2 on the device", start_button(driver))
-                last = driver.find_element(By.CSS_SELECTOR, "[aria-labelledby=h-last]").text
-                check(f"home {size} {theme}: the last session is still shown as the Passive one", "Passive · 10s" in last, last)
-                width = driver.execute_script("return document.documentElement.scrollWidth")
-                check(f"home {size} {theme}: no sideways scrolling", width <= SIZES[size][0], width)
-                screenshot(driver, os.path.join(args.artifacts, f"nextsession-home-{size}-{theme}.png"))
+        for size, theme in views(driver):
+            open_home(driver, daemon.base)
+            check(f"home {size} {theme}: the button names what the device will start",
+                  start_button(driver) == "Start Challenge 15s ×2 on the device", start_button(driver))
+            last = driver.find_element(By.CSS_SELECTOR, "[aria-labelledby=h-last]").text
+            check(f"home {size} {theme}: the last session is still shown as the Passive one", "Passive · 10s" in last, last)
+            width = driver.execute_script("return document.documentElement.scrollWidth")
+            check(f"home {size} {theme}: no sideways scrolling", width <= SIZES[size][0], width)
+            screenshot(driver, os.path.join(args.artifacts, f"nextsession-home-{size}-{theme}.png"))
 
         # With Home open, a default changed elsewhere renames the button from the device's state event.
         def change_attempts(count):
@@ -321,20 +241,15 @@ def main():
         errors = [e for e in js_errors(driver) if "status of 409" not in e.get("message", "")]
         check("no script errors", not errors, errors)
     except Exception as error:  # a crash is a failure with its reason, and the servers still stop
-        import traceback
-        traceback.print_exc(limit=3)
-        check(f"{error.__class__.__name__}", False, str(error).splitlines()[0] if str(error) else repr(error))
+        check.crash(f"{error.__class__.__name__}", error)
     finally:
         if driver:
             driver.quit()
         if daemon:
             daemon.stop()
         shutil.rmtree(work, ignore_errors=True)
-    print(f"web nextsession: {passed} passed, {failed} failed ({time.time() - started:.0f} s)")
-    if args.counts:
-        with open(args.counts, "a") as file:
-            file.write(f"{passed} {failed}\n")
-    sys.exit(1 if failed else 0)
+    print(f"web nextsession: {check.passed} passed, {check.failed} failed ({time.time() - started:.0f} s)")
+    check.finish(args.counts)
 
 
 if __name__ == "__main__":
