@@ -56,7 +56,7 @@ struct AccessMiddleware: RouterMiddleware {
     static func presentedSecret(_ request: Request) -> String? {
         if let header = request.headers[.authorization] {
             let parts = header.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1]).trimmingSpaces }
+            if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1]).trimmingWhitespace }
         }
         return request.cookies[cookieName]?.value
     }

@@ -23,7 +23,7 @@ public struct KeyRegistry: Sendable {
 
     /// Checks a key's name: 1 to 64 printable characters.
     public static func validName(_ raw: String) throws(APIError) -> String {
-        let name = String(raw.unicodeScalars.filter { !$0.properties.isWhitespace || $0 == " " }).trimmingSpaces
+        let name = String(raw.unicodeScalars.filter { !$0.properties.isWhitespace || $0 == " " }).trimmingWhitespace
         guard !name.isEmpty, name.count <= maximumNameLength,
               !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw APIError(.unprocessableContent, "invalid_name", "A key's name is 1 to \(maximumNameLength) printable characters, e.g. \"Anna's phone\".")
@@ -74,13 +74,4 @@ public struct KeyRegistry: Sendable {
 private final class KeyUses: Sendable {
     let mutex: Mutex<KeyUseLedger>
     init(_ ledger: KeyUseLedger) { mutex = Mutex(ledger) }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var text = Substring(self)
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return String(text)
-    }
 }

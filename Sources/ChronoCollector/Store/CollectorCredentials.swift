@@ -53,7 +53,7 @@ public enum CollectorCredentials {
 
     /// A device or key name: 1 to 64 printable characters.
     public static func validName(_ raw: String) throws(CollectorError) -> String {
-        let name = raw.trimmedSpaces
+        let name = raw.trimmingWhitespace
         guard !name.isEmpty, name.count <= 64, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .invalidValue("A name is 1 to 64 printable characters, e.g. P017 or \"Anna's Pi\"; got '\(raw)'.")
         }
@@ -69,14 +69,5 @@ public enum CollectorCredentials {
         let hex = bytes.map { byte in String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
         let characters = Array(hex)
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
-    }
-}
-
-extension String {
-    var trimmedSpaces: String {
-        var text = Substring(self)
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return String(text)
     }
 }

@@ -2,7 +2,7 @@
 /// `N` or `Ns`, with optional spaces between them. Validation of the range is the caller's.
 enum IntervalText {
     static func parseSeconds(_ rawText: String) throws(IntervalError) -> Int {
-        let text = rawText.trimmingSpaces()
+        let text = rawText.trimmingWhitespace
         guard !text.isEmpty else { throw .empty }
         var scanner = Substring(text)
         var minutes: Int?
@@ -35,15 +35,6 @@ enum IntervalText {
             return product + secondsPart
         }
         return seconds ?? 0
-    }
-}
-
-extension String {
-    func trimmingSpaces() -> String {
-        var scalars = Substring(self)
-        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
-        return String(scalars)
     }
 }
 

@@ -21,7 +21,7 @@ public enum SessionNote {
     /// `text` trimmed, or nil when nothing is left (no note); throws the rule it breaks otherwise.
     public static func validated(_ text: String?) throws(SessionNoteViolation) -> String? {
         guard let text else { return nil }
-        let trimmed = trimmed(text)
+        let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty else { return nil }
         if let unsafe = trimmed.unicodeScalars.first(where: TerminalSafeText.isUnsafe) {
             throw SessionNoteViolation(message: "The note holds \(name(of: unsafe)); write it on one line with ordinary characters.")
@@ -33,14 +33,6 @@ public enum SessionNote {
             throw SessionNoteViolation(message: "The note is \(trimmed.utf8.count) bytes long in UTF-8 (characters stacked with many accents); a note holds at most \(maximumUTF8Bytes). Shorten it.")
         }
         return trimmed
-    }
-
-    /// Whitespace (spaces, tabs, line breaks, Unicode spaces) removed from both ends.
-    static func trimmed(_ text: String) -> String {
-        var characters = Substring(text)
-        while let first = characters.first, first.isWhitespace { characters.removeFirst() }
-        while let last = characters.last, last.isWhitespace { characters.removeLast() }
-        return String(characters)
     }
 
     /// The refused character in words, for the error message.

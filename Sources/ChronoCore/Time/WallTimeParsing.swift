@@ -2,7 +2,7 @@ extension WallTime {
     /// Parses ISO 8601 date-times with an offset: `2026-11-23T08:20:17Z`, `2026-11-23T08:20:17.5+01:00`,
     /// `2026-11-23 08:20:17 +0100` (Apple's export format). Nil when the text is not one of these.
     public init?(parsing text: String) {
-        let scalars = Array(text.trimmingSpaces().utf8)
+        let scalars = Array(text.trimmingWhitespace.utf8)
         var position = 0
         func number(_ digits: Int) -> Int? {
             guard position + digits <= scalars.count else { return nil }

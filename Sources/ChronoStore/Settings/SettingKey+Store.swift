@@ -42,7 +42,7 @@ extension SettingKey {
 
     /// Validates text and returns the form that is stored; the error says what is accepted.
     public func canonicalValue(_ raw: String, current: StoreSettings) throws(StoreError) -> String {
-        let text = raw.trimmingSpaces
+        let text = raw.trimmingWhitespace
         switch self {
         case .defaultMode:
             guard let mode = SessionMode(rawValue: text.lowercased()) else {
@@ -87,13 +87,5 @@ extension SettingKey {
             }
             return String(value)
         }
-    }
-}
-extension String {
-    var trimmingSpaces: String {
-        var text = Substring(self)
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return String(text)
     }
 }
