@@ -42,8 +42,6 @@ enum SyncRoutes {
 
     /// `2026-11-25 23:40`, the device's local time: a page reads it at a glance (the fields carry ISO 8601).
     static func shortTime(_ unixNanoseconds: Int64, _ offsetAt: (Int64) -> Int) -> String {
-        let parts = WallTime(unixNanoseconds: unixNanoseconds, utcOffsetSeconds: offsetAt(unixNanoseconds)).localParts
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.year)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
+        WallTime(unixNanoseconds: unixNanoseconds, utcOffsetSeconds: offsetAt(unixNanoseconds)).localMinuteText
     }
 }

@@ -72,7 +72,7 @@ public enum ProgressText {
     public static func sessionTable(_ sessions: [ProgressReport.SessionLine]) -> [String] {
         let rows: [[String]] = [["Started", "Mode", "Interval", "Result", "Status", "Health log"]]
             + sessions.map { session in
-                [session.startedAt.localDayText + " " + timeOfDay(session.startedAt),
+                [session.startedAt.localMinuteText,
                  session.mode.rawValue, session.interval.description, resultText(session), session.status,
                  session.healthLog ?? "—"]
             }
@@ -115,10 +115,5 @@ public enum ProgressText {
 
     static func percentText(_ share: Double) -> String {
         "\(Int((share * 100).rounded(.toNearestOrAwayFromZero))) %"
-    }
-
-    static func timeOfDay(_ time: WallTime) -> String {
-        let parts = time.localParts
-        return (parts.hour < 10 ? "0" : "") + "\(parts.hour):" + (parts.minute < 10 ? "0" : "") + "\(parts.minute)"
     }
 }

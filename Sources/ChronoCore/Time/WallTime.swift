@@ -33,6 +33,13 @@ public struct WallTime: Hashable, Sendable, Comparable {
         return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
     }
 
+    /// The local day and minute, `YYYY-MM-DD HH:MM`: a time a person reads at a glance (the sessions
+    /// table, the companion's Sync card).
+    public var localMinuteText: String {
+        let parts = localParts
+        return "\(localDayText) \(pad(parts.hour, 2)):\(pad(parts.minute, 2))"
+    }
+
     /// Days since 1970-01-01 in local time (floored), for day-by-day grouping.
     public var localDayNumber: Int64 {
         floorDivide(unixNanoseconds + Int64(utcOffsetSeconds) * 1_000_000_000, 86_400_000_000_000)
