@@ -21,7 +21,10 @@ function route() {
 // and the tabs are hidden (every page needs the key). Once paired, the page continues where it was
 // (onboarding first if not done) and the live events start again with the new cookie.
 function showPairStep() {
-  document.querySelector("nav.tabs").hidden = true;
+  const tabs = document.querySelector("nav.tabs");
+  // A page's requests leave together: the first 401 shows the step, the others find it shown.
+  if (tabs.hidden) return;
+  tabs.hidden = true;
   setTitle("Pair this browser");
   pagePair(() => {
     document.querySelector("nav.tabs").hidden = false;

@@ -56,7 +56,6 @@ function showStatus(text, kind) {
   if (text) box.append(element("p", { class: "status " + (kind || "") }, text));
 }
 
-const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
 const modeNames = { challenge: "Challenge", passive: "Passive", fear: "Fear" };
 
 // A table cell that names its column, so a phone can show each row as a stack of "column: value".

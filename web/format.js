@@ -1,4 +1,4 @@
-// Chronoception companion: SPEC §1's display rule for durations.
+// Chronoception companion and collector: SPEC §1's display rule for durations, and counted nouns.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
 // SPEC §1's display rule, as the core's DurationText: whole seconds (rounded half away from zero, for
@@ -12,3 +12,5 @@ function intervalText(totalSeconds) {
   const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
   return m === 0 ? `${s}s` : `${m}m ${s}s`;
 }
+// A count with its noun, as the core's CountText: `1 session`, `3 sessions`.
+function plural(count, word) { return `${count} ${word}${count === 1 ? "" : "s"}`; }

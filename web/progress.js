@@ -78,7 +78,7 @@ async function pageProgress() {
     intervalChips.append(el("button", { type: "button", class: "chip", "aria-pressed": String(progressInterval === name), onclick: () => { progressInterval = name; pageProgress(); } }, name));
     const trend = { improving: "improving ↓", worse: "worse ↑", about_the_same: "about the same →", not_enough_data: "not enough data yet" }[item.trend] || item.trend.replace(/_/g, " ");
     cards.append(el("section", { class: "card", "aria-label": `Interval ${name}` },
-      el("div", { class: "spread" }, el("h2", {}, name), el("span", { class: "muted" }, `${item.completed_sessions} session${item.completed_sessions === 1 ? "" : "s"}`)),
+      el("div", { class: "spread" }, el("h2", {}, name), el("span", { class: "muted" }, plural(item.completed_sessions, "session"))),
       el("p", {}, el("span", { class: "big" }, seconds(item.typical_error_seconds_last_7_days)), " ", el("span", { class: "muted" }, "typical error, last 7 days")),
       el("p", {}, `Trend: ${trend} (7 days before: ${seconds(item.typical_error_seconds_7_days_before)})`),
       el("p", {}, "Time Acuity: ", el("strong", {}, item.time_acuity_score === null ? "—" : String(item.time_acuity_score))),

@@ -22,7 +22,9 @@ async function pageSettings(flash) {
     } catch (error) {
       target.className = "status error";
       target.replaceChildren(...withCode(error.code === "version_conflict" ? "The settings were changed elsewhere meanwhile; the page has been reloaded with them. Make your change again." : error.words || error.message));
-      if (error.code === "version_conflict") setTimeout(pageSettings, 1500);
+      // Read again after a moment, unless the person has gone to another page meanwhile.
+      const shown = location.hash;
+      if (error.code === "version_conflict") setTimeout(() => { if (location.hash === shown) pageSettings(); }, 1500);
       return false;
     }
   }
@@ -83,7 +85,6 @@ async function pageSettings(flash) {
   // Delete-all in two steps, in the page's own words (the API's message names its routes for API
   // clients). The token lasts expires_in_seconds: when that passes unanswered, the page says so.
   const dataNote = el("div", { role: "status", tabindex: "-1" });
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   async function deleteStep1() {
     try {
       const r = await api("/delete-all", { method: "POST", body: {} });

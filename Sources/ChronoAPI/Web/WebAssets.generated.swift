@@ -167,7 +167,10 @@ function route() {
 // and the tabs are hidden (every page needs the key). Once paired, the page continues where it was
 // (onboarding first if not done) and the live events start again with the new cookie.
 function showPairStep() {
-  document.querySelector("nav.tabs").hidden = true;
+  const tabs = document.querySelector("nav.tabs");
+  // A page's requests leave together: the first 401 shows the step, the others find it shown.
+  if (tabs.hidden) return;
+  tabs.hidden = true;
   setTitle("Pair this browser");
   pagePair(() => {
     document.querySelector("nav.tabs").hidden = false;
@@ -180,7 +183,7 @@ function showPairStep() {
 window.addEventListener("hashchange", route);
 startEvents();
 route();
-"""#####, "4ccbdf87f469a3f5"),
+"""#####, "d6975b80c1f7fb88"),
         "/core.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the helpers every page uses (elements, the API, dates, words).
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -286,7 +289,7 @@ function emptyFirstSession() {
 function setTitle(text) { document.title = `${text} · Chronoception`; }
 """#####, "0aac229f88d3b400"),
         "/format.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: SPEC §1's display rule for durations.
+// Chronoception companion and collector: SPEC §1's display rule for durations, and counted nouns.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
 // SPEC §1's display rule, as the core's DurationText: whole seconds (rounded half away from zero, for
@@ -300,7 +303,9 @@ function intervalText(totalSeconds) {
   const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
   return m === 0 ? `${s}s` : `${m}m ${s}s`;
 }
-"""#####, "2d02caaeb62f8092"),
+// A count with its noun, as the core's CountText: `1 session`, `3 sessions`.
+function plural(count, word) { return `${count} ${word}${count === 1 ? "" : "s"}`; }
+"""#####, "dfdb24a77e00ed45"),
         "/home.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Welcome and Home pages.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -404,20 +409,20 @@ async function pageHome() {
 <title>Chronoception</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/app.css?v=23fa49d5eafed2cb">
-<script src="/format.js?v=2d02caaeb62f8092" defer></script>
+<script src="/format.js?v=dfdb24a77e00ed45" defer></script>
 <script src="/core.js?v=0aac229f88d3b400" defer></script>
 <script src="/live.js?v=9176e7577dc18283" defer></script>
 <script src="/home.js?v=00b7b74c488c4344" defer></script>
-<script src="/progress.js?v=6bf0a9af17f85dd7" defer></script>
+<script src="/progress.js?v=ccf907c43c05dcdf" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
-<script src="/settings.js?v=e588dc37d412429d" defer></script>
+<script src="/settings.js?v=b5c04689753284e4" defer></script>
 <script src="/sessions.js?v=203fd8ca5cf417df" defer></script>
 <script src="/pair.js?v=d62687862bbf80e0" defer></script>
 <script src="/keys.js?v=e4d3541df61a3fef" defer></script>
 <script src="/sync.js?v=e23f4a6f4168de71" defer></script>
 <script src="/privacy.js?v=0a39ea5785b8ad13" defer></script>
 <script src="/note.js?v=c78ad6b58ac442b8" defer></script>
-<script src="/app.js?v=4ccbdf87f469a3f5" defer></script>
+<script src="/app.js?v=d6975b80c1f7fb88" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -435,7 +440,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "c46f0098121abbc9"),
+"""#####, "a51818e27c93933f"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -981,7 +986,7 @@ async function pageProgress() {
     intervalChips.append(el("button", { type: "button", class: "chip", "aria-pressed": String(progressInterval === name), onclick: () => { progressInterval = name; pageProgress(); } }, name));
     const trend = { improving: "improving ↓", worse: "worse ↑", about_the_same: "about the same →", not_enough_data: "not enough data yet" }[item.trend] || item.trend.replace(/_/g, " ");
     cards.append(el("section", { class: "card", "aria-label": `Interval ${name}` },
-      el("div", { class: "spread" }, el("h2", {}, name), el("span", { class: "muted" }, `${item.completed_sessions} session${item.completed_sessions === 1 ? "" : "s"}`)),
+      el("div", { class: "spread" }, el("h2", {}, name), el("span", { class: "muted" }, plural(item.completed_sessions, "session"))),
       el("p", {}, el("span", { class: "big" }, seconds(item.typical_error_seconds_last_7_days)), " ", el("span", { class: "muted" }, "typical error, last 7 days")),
       el("p", {}, `Trend: ${trend} (7 days before: ${seconds(item.typical_error_seconds_7_days_before)})`),
       el("p", {}, "Time Acuity: ", el("strong", {}, item.time_acuity_score === null ? "—" : String(item.time_acuity_score))),
@@ -1078,7 +1083,7 @@ async function pageSession(id) {
   }
   main.lastChild.replaceWith(...parts);
 }
-"""#####, "6bf0a9af17f85dd7"),
+"""#####, "ccf907c43c05dcdf"),
         "/sessions.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Sessions page — every session, found by mode, interval and date range.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -1236,7 +1241,9 @@ async function pageSettings(flash) {
     } catch (error) {
       target.className = "status error";
       target.replaceChildren(...withCode(error.code === "version_conflict" ? "The settings were changed elsewhere meanwhile; the page has been reloaded with them. Make your change again." : error.words || error.message));
-      if (error.code === "version_conflict") setTimeout(pageSettings, 1500);
+      // Read again after a moment, unless the person has gone to another page meanwhile.
+      const shown = location.hash;
+      if (error.code === "version_conflict") setTimeout(() => { if (location.hash === shown) pageSettings(); }, 1500);
       return false;
     }
   }
@@ -1297,7 +1304,6 @@ async function pageSettings(flash) {
   // Delete-all in two steps, in the page's own words (the API's message names its routes for API
   // clients). The token lasts expires_in_seconds: when that passes unanswered, the page says so.
   const dataNote = el("div", { role: "status", tabindex: "-1" });
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   async function deleteStep1() {
     try {
       const r = await api("/delete-all", { method: "POST", body: {} });
@@ -1334,7 +1340,7 @@ async function pageSettings(flash) {
   main.lastChild.replaceWith(defaults, fearCard, healthCard, privacyCard(v, save), syncCard(), dataCard, keysCard(keys.keys)); // keys.js; privacy.js, sync.js
   if (flash) dataNote.focus();
 }
-"""#####, "e588dc37d412429d"),
+"""#####, "b5c04689753284e4"),
         "/sync.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: sync with a collector — the Sync card on Settings, and one line on Home
 // only when something is wrong (failing for more than a day, or a copied data directory). The words

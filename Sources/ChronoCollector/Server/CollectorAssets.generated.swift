@@ -112,7 +112,6 @@ function showStatus(text, kind) {
   if (text) box.append(element("p", { class: "status " + (kind || "") }, text));
 }
 
-const plural = (count, word) => count + " " + word + (count === 1 ? "" : "s");
 const modeNames = { challenge: "Challenge", passive: "Passive", fear: "Fear" };
 
 // A table cell that names its column, so a phone can show each row as a stack of "column: value".
@@ -220,6 +219,6 @@ async function start() {
 }
 
 document.addEventListener("DOMContentLoaded", start);
-"""#####, "fe6cf9449de26352"),
+"""#####, "27f677b1dccf20c4"),
     ]
 }
