@@ -4,6 +4,7 @@ import ChronoCore
 import ChronoStore
 import ChronoTesting
 import Foundation
+import Testing
 import NIOCore
 import NIOHTTP1
 
@@ -43,6 +44,16 @@ final class APIHarness: Sendable {
     }
 
     var fake: FakeDevice { device as! FakeDevice }
+
+    /// Waits (without holding a thread) until a pairing request reaches the fake device; fails after
+    /// 10 s rather than hanging the run when none does.
+    func waitForPairingRequest() async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !fake.pairingPending {
+            try #require(ContinuousClock.now < deadline, "no pairing request reached the device within 10 s")
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
 
     /// Runs `body` with a started harness, and always stops it.
     static func with<T>(device: any DeviceControl = FakeDevice(), trust: LocalTrust = .socketAndLoopback,

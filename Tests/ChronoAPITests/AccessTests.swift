@@ -47,7 +47,7 @@ struct AccessTests {
     func pairingApproved() async throws {
         try await APIHarness.with(trust: .socketOnly) { api in
             async let reply = api.request(.POST, "/api/v1/pairing", json: #"{"name": "Anna's phone"}"#)
-            while !api.fake.pairingPending { try await Task.sleep(for: .milliseconds(1)) }
+            try await api.waitForPairingRequest()
             #expect(api.fake.pairingRequesters == [PairingRequester(name: "Anna's phone", address: "loopback")])
             let device = try await api.request("/api/v1/device", via: .socket)
             let shown = try #require((device.json["device"] as? [String: Any])?["pairing_request"] as? [String: Any])
@@ -77,7 +77,7 @@ struct AccessTests {
     func pairingCookie() async throws {
         try await APIHarness.with(trust: .socketOnly) { api in
             async let reply = api.request(.POST, "/api/v1/pairing", json: #"{"name": "Browser", "deliver": "cookie"}"#)
-            while !api.fake.pairingPending { try await Task.sleep(for: .milliseconds(1)) }
+            try await api.waitForPairingRequest()
             api.fake.approveOnDevice()
             let paired = try await reply
             #expect(paired.status == 201)

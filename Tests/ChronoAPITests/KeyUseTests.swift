@@ -70,7 +70,7 @@ struct KeyUseTests {
     func keysRouteFields() async throws {
         try await APIHarness.with(trust: .socketOnly) { api in
             async let reply = api.request(.POST, "/api/v1/pairing", json: #"{"name": "Anna's phone", "deliver": "cookie"}"#)
-            while !api.fake.pairingPending { try await Task.sleep(for: .milliseconds(1)) }
+            try await api.waitForPairingRequest()
             api.fake.approveOnDevice()
             let paired = try await reply
             #expect(paired.status == 201)
