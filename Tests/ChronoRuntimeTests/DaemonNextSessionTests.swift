@@ -10,72 +10,13 @@ import Testing
 struct DaemonNextSessionTests {
     static func ms(_ value: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: value * 1_000_000) }
 
-    /// A library whose snapshot the test sets, as `settings set` and the store would change it.
-    final class SettableLibrary: DeviceLibrary {
-        let current: Mutex<DeviceSnapshot>
-        init(_ snapshot: DeviceSnapshot) { current = Mutex(snapshot) }
-        func prepareSnapshot() -> DeviceSnapshot { current.withLock { $0 } }
-        func reload() {}
-        func set(_ snapshot: DeviceSnapshot) { current.withLock { $0 = snapshot } }
-    }
-
     static func snapshot(_ next: SessionConfiguration, lastSessionID: String? = nil, fearAllowed: Bool = false) -> DeviceSnapshot {
         DeviceSnapshot(nextConfiguration: next, lastSessionID: lastSessionID, presets: [next.interval], patterns: IntervalPatternBook(),
                        defaults: SessionDefaults(timing: next.timing, gestures: next.gestures, attempts: 1, repetitions: 6),
                        healthStatus: "on", fearAllowed: fearAllowed)
     }
 
-    /// The controller and everything it asked for; off-loop jobs (replies, refreshes) run at once.
-    final class Rig {
-        let controller: DeviceDaemonController
-        let keeper: SnapshotKeeper
-        let recorder = RecordingRecorder()
-        private(set) var actions: [LoopAction] = []
-
-        init(_ library: DeviceLibrary) {
-            keeper = SnapshotKeeper(library: library)
-            controller = DeviceDaemonController(keeper: keeper, board: "test", pressHint: "press",
-                                                soundStatus: { .inaudible(reason: "none") })
-            take(controller.start(at: DaemonNextSessionTests.ms(0)))
-        }
-
-        func take(_ batch: [LoopAction]) {
-            actions += batch
-            for action in batch {
-                switch action {
-                case .offLoop(let job): job()
-                case .sessionStarted(let record): recorder.sessionStarted(record)
-                case .sessionFinished(let record): recorder.sessionFinished(record)
-                default: break
-                }
-            }
-        }
-
-        func ask(_ request: DaemonRequest, at instant: MonotonicInstant) -> DaemonReply? {
-            let answer = Mutex<DaemonReply?>(nil)
-            take(controller.receive(.request(request, reply: { reply in answer.withLock { $0 = reply } }), at: instant))
-            return answer.withLock { $0 }
-        }
-
-        /// What the store watcher does when a setting commits: a new snapshot, then the loop is woken.
-        func settingsChanged(at instant: MonotonicInstant) {
-            keeper.refresh()
-            take(controller.receive(.snapshotChanged, at: instant))
-        }
-
-        func feed(_ inputs: [SessionEvent], until end: MonotonicInstant) {
-            EventFeeding.feed(inputs, deadlinesUpTo: end, nextDeadline: { controller.nextDeadline }) { event in
-                take(controller.handle(event))
-                return true
-            }
-        }
-
-        var lines: [String] { actions.compactMap { if case .console(let line) = $0 { return line } else { return nil } } }
-        var cues: [String] { actions.compactMap { if case .vibrate(let vibration) = $0 { return vibration.label.text } else { return nil } } }
-        var lastState: RuntimeState? {
-            actions.last { if case .state = $0 { return true } else { return false } }.flatMap { if case .state(let s) = $0 { return s } else { return nil } }
-        }
-    }
+    typealias Rig = ControllerRig
 
     static func next(_ configuration: SessionConfiguration) -> RuntimeState.NextSession { RuntimeState.NextSession(configuration) }
 
@@ -83,7 +24,7 @@ struct DaemonNextSessionTests {
     func nextSessionIsWhatStarts() throws {
         let first = try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 4)
         let library = SettableLibrary(Self.snapshot(first))
-        let rig = Rig(library)
+        let rig = Rig(library: library)
         #expect(rig.lastState?.state == .idle)
         #expect(rig.lastState?.nextSession == RuntimeState.NextSession(mode: .passive, interval: .testOnly(milliseconds: 300), count: 4))
 
@@ -127,7 +68,7 @@ struct DaemonNextSessionTests {
     @Test("a Fear configuration without the opt-in: next_session says Challenge and a start without a configuration runs Challenge, as a tap does")
     func fearWithoutOptIn() throws {
         let fear = try QuickSession.configuration(.fear, count: 3)
-        let rig = Rig(SettableLibrary(Self.snapshot(fear, fearAllowed: false)))
+        let rig = Rig(library: SettableLibrary(Self.snapshot(fear, fearAllowed: false)))
         #expect(rig.lastState?.nextSession == RuntimeState.NextSession(mode: .challenge, interval: fear.interval, count: 3))
         guard case .started(_, let started) = rig.ask(.startLast, at: Self.ms(100)) else {
             Issue.record("refused")
@@ -143,7 +84,7 @@ struct DaemonNextSessionTests {
     func summaryWindow() throws {
         // Passive 300 ms × 2: boundaries at 400 and 700 ms, completed at 700, the summary until 1,200.
         let passive = try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 2, feedbackMilliseconds: 500)
-        let rig = Rig(SettableLibrary(Self.snapshot(passive)))
+        let rig = Rig(library: SettableLibrary(Self.snapshot(passive)))
         #expect(rig.ask(.discard, at: Self.ms(50)) == .refused(.nothingRunning))
         guard case .started(let id, _) = rig.ask(.startLast, at: Self.ms(100)) else {
             Issue.record("not started")
@@ -165,7 +106,7 @@ struct DaemonNextSessionTests {
         #expect(DaemonRefusal.sessionJustEnded(sessionID: id).description
                 == "The session that just ended (\(id)) is saved and the device is showing its summary; start again in a moment.")
         // Nothing was discarded: no cue, no second record, the same one session completed.
-        #expect(!rig.cues.contains("discarded"))
+        #expect(!rig.cues.map(\.0).contains("discarded"))
         #expect(rig.recorder.finished.map(\.outcome.status) == [.completed])
         #expect(rig.recorder.started.count == 1)
 

@@ -12,31 +12,9 @@ struct DaemonPairingTests {
     static let anna = PairingRequester(name: "Anna's phone", address: "192.168.1.20")
     static let stranger = PairingRequester(name: "Stranger", address: "203.0.113.9")
 
-    /// The controller with everything it asked for; off-loop jobs run at once (replies, refreshes).
-    final class Rig {
-        let controller: DeviceDaemonController
-        let recorder = RecordingRecorder()
-        private(set) var actions: [LoopAction] = []
+    /// The shared controller rig, with the pairing requests' replies kept.
+    final class Rig: ControllerRig {
         private let replyLog = ReplyLog()
-
-        init(_ configuration: SessionConfiguration) {
-            let library = InMemoryDeviceLibrary(startingConfiguration: configuration, healthStatus: "on")
-            controller = DeviceDaemonController(keeper: SnapshotKeeper(library: library), board: "test", pressHint: "press",
-                                                soundStatus: { .inaudible(reason: "none") })
-            take(controller.start(at: DaemonPairingTests.ms(0)))
-        }
-
-        func take(_ batch: [LoopAction]) {
-            actions += batch
-            for action in batch {
-                switch action {
-                case .offLoop(let job): job()
-                case .sessionStarted(let record): recorder.sessionStarted(record)
-                case .sessionFinished(let record): recorder.sessionFinished(record)
-                default: break
-                }
-            }
-        }
 
         func request(_ requester: PairingRequester, within: TimeSpan, at instant: MonotonicInstant) {
             let log = replyLog
@@ -45,28 +23,7 @@ struct DaemonPairingTests {
             }), at: instant))
         }
 
-        func ask(_ request: DaemonRequest, at instant: MonotonicInstant) -> DaemonReply? {
-            let answer = Mutex<DaemonReply?>(nil)
-            take(controller.receive(.request(request, reply: { reply in answer.withLock { $0 = reply } }), at: instant))
-            return answer.withLock { $0 }
-        }
-
-        /// Feeds button edges (and every deadline) up to `end`.
-        func feed(_ inputs: [SessionEvent], until end: MonotonicInstant) {
-            EventFeeding.feed(inputs, deadlinesUpTo: end, nextDeadline: { controller.nextDeadline }) { event in
-                take(controller.handle(event))
-                return true
-            }
-        }
-
         var replies: [(String, DaemonReply)] { replyLog.entries.withLock { $0 } }
-        var lines: [String] { actions.compactMap { if case .console(let line) = $0 { return line } else { return nil } } }
-        var cues: [(String, MonotonicInstant)] {
-            actions.compactMap { if case .vibrate(let vibration) = $0 { return (vibration.label.text, vibration.due) } else { return nil } }
-        }
-        var lastState: RuntimeState? {
-            actions.last { if case .state = $0 { return true } else { return false } }.flatMap { if case .state(let s) = $0 { return s } else { return nil } }
-        }
     }
 
     /// The replies, in the order they came.

@@ -45,14 +45,6 @@ struct StateFilePrivacyTests {
             """)
     }
 
-    /// A library whose snapshot the test sets, as `settings set` and the store would change it.
-    final class SettableLibrary: DeviceLibrary {
-        let current: Mutex<DeviceSnapshot>
-        init(_ snapshot: DeviceSnapshot) { current = Mutex(snapshot) }
-        func prepareSnapshot() -> DeviceSnapshot { current.withLock { $0 } }
-        func reload() {}
-    }
-
     @Test("the daemon: turning the setting on re-publishes the idle state withheld, and off again shows the score")
     func daemonRepublishes() throws {
         let configuration = try QuickSession.configuration(.challenge, count: 2)
