@@ -60,24 +60,3 @@ public struct DeviceSnapshot: Hashable, Sendable {
             ?? configuration
     }
 }
-
-/// The settings' part of every session the daemon starts, whatever its mode and interval.
-public struct SessionDefaults: Hashable, Sendable {
-    public var timing: SessionTiming
-    public var gestures: GestureSettings
-    public var fearThreshold: Double
-    /// Counts for a mode chosen without one (a preset or an explicit request without a count).
-    public var attempts: Int
-    public var repetitions: Int
-
-    public init(timing: SessionTiming = SessionTiming(), gestures: GestureSettings = GestureSettings(),
-                fearThreshold: Double = SessionConfiguration.defaultFearThreshold,
-                attempts: Int = SessionConfiguration.defaultAttemptCount,
-                repetitions: Int = SessionConfiguration.defaultRepetitionCount) {
-        self.timing = timing
-        self.gestures = gestures
-        self.fearThreshold = fearThreshold
-        self.attempts = attempts
-        self.repetitions = repetitions
-    }
-}

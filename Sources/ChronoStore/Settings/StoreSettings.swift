@@ -1,7 +1,7 @@
 import ChronoCore
 
-/// A typed snapshot of every setting, read in one go: what the next session (device daemon or session
-/// command) uses as its defaults.
+/// Every setting's stored text, read in one go, with the typed views its readers take: the session's
+/// part (`session`, for `SessionResolver`), health logging, privacy.
 public struct StoreSettings: Hashable, Sendable {
     /// The canonical text of every key.
     public private(set) var values: [SettingKey: String]
@@ -15,28 +15,27 @@ public struct StoreSettings: Hashable, Sendable {
 
     public subscript(key: SettingKey) -> String { values[key] ?? "" }
 
-    public var defaultMode: SessionMode {
-        let mode = SessionMode(rawValue: self[.defaultMode]) ?? .challenge
-        return mode == .fear && !fearModeEnabled ? .challenge : mode
+    /// The session's part, typed: what `SessionResolver` takes. A stored value that does not parse or
+    /// lies outside its range (a database edited by hand) gives the built-in default.
+    public var session: SessionSettings {
+        let builtIn = SessionSettings()
+        let longPress = Int(self[.longPressMilliseconds]).flatMap { SettingKey.longPressRange.contains($0) ? $0 : nil }
+        return SessionSettings(
+            defaultMode: SessionMode(rawValue: self[.defaultMode]) ?? builtIn.defaultMode,
+            defaultInterval: (try? TrainingInterval.parse(self[.defaultInterval])) ?? builtIn.defaultInterval,
+            defaultAttempts: Int(self[.defaultAttempts]) ?? builtIn.defaultAttempts,
+            defaultRepetitions: Int(self[.defaultRepetitions]) ?? builtIn.defaultRepetitions,
+            fearModeOn: self[.fearMode] == "on",
+            fearThreshold: Double(self[.fearThreshold]) ?? builtIn.fearThreshold,
+            autoStartNextAttempt: self[.autoStartNextAttempt] == "on",
+            longPress: longPress.map { .milliseconds(Int64($0)) } ?? builtIn.longPress)
     }
-    public var defaultInterval: TrainingInterval { (try? TrainingInterval.parse(self[.defaultInterval])) ?? .builtInPreset }
-    public var defaultAttempts: Int { Int(self[.defaultAttempts]) ?? SessionConfiguration.defaultAttemptCount }
-    public var defaultRepetitions: Int { Int(self[.defaultRepetitions]) ?? SessionConfiguration.defaultRepetitionCount }
-    public var fearModeEnabled: Bool { self[.fearMode] == "on" }
-    public var fearThreshold: Double { Double(self[.fearThreshold]) ?? SessionConfiguration.defaultFearThreshold }
+
     public var healthLoggingEnabled: Bool { self[.healthLogging] == "on" }
     public var healthLogPath: String { self[.healthLogFile] }
     public var wallClockCheck: Bool { self[.wallClockCheck] == "on" }
-    public var autoStartNextAttempt: Bool { self[.autoStartNextAttempt] == "on" }
     /// Glanceable surfaces (the state file, the status bar) withhold results (`GlanceablePrivacy`).
     public var glanceablePrivacy: Bool { self[.glanceablePrivacy] == "on" }
-    /// A stored value outside the setting's range (a database edited by hand) falls back to the default.
-    public var longPress: TimeSpan {
-        guard let value = Int(self[.longPressMilliseconds]), SettingKey.longPressRange.contains(value) else {
-            return GestureSettings.defaultLongPress
-        }
-        return .milliseconds(Int64(value))
-    }
 
     /// `on`, `off`, or `failing: <reason>` (SPEC §4), as the state file and `health status` show it.
     public var healthStatus: String {
@@ -44,9 +43,22 @@ public struct StoreSettings: Hashable, Sendable {
         if let healthFailure { return "failing: \(healthFailure)" }
         return "on"
     }
+}
 
-    /// The configuration a new session starts with, from these defaults and whatever the caller
-    /// overrides. Fear is refused unless opted in.
+// TRANSITIONAL (issue 23, helper R): the old typed views, until the resolver moves to the core and
+// takes `session`; removed in that same commit.
+extension StoreSettings {
+    public var defaultMode: SessionMode {
+        let mode = SessionMode(rawValue: self[.defaultMode]) ?? .challenge
+        return mode == .fear && !fearModeEnabled ? .challenge : mode
+    }
+    public var defaultInterval: TrainingInterval { session.defaultInterval }
+    public var defaultAttempts: Int { session.defaultAttempts }
+    public var defaultRepetitions: Int { session.defaultRepetitions }
+    public var fearModeEnabled: Bool { session.fearModeOn }
+    public var fearThreshold: Double { session.fearThreshold }
+    public var autoStartNextAttempt: Bool { session.autoStartNextAttempt }
+    public var longPress: TimeSpan { session.longPress }
     public func sessionConfiguration(
         mode: SessionMode? = nil, interval: TrainingInterval? = nil, count: Int? = nil,
         pattern: HapticPattern? = nil, timing: SessionTiming? = nil, gestures: GestureSettings? = nil
