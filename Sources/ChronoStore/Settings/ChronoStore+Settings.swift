@@ -46,11 +46,14 @@ extension ChronoStore {
         if key == .healthLogging {
             try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [Self.healthFailureKey])
         }
-        // Turning Fear Mode off must not leave it as the default mode.
-        if key == .fearMode, value == "off",
-           try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SettingKey.defaultMode.rawValue]) == SessionMode.fear.rawValue {
+        // Turning Fear Mode off must not leave it as the default mode: the default becomes what
+        // `FearPermission` runs a Fear default as without the opt-in (Challenge).
+        if key == .fearMode,
+           let stored = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [SettingKey.defaultMode.rawValue])
+               .flatMap(SessionMode.init(rawValue:)),
+           case let runs = FearPermission(optIn: false, settingOn: value == "on").mode(fromDefaults: stored), runs != stored {
             try db.execute(sql: "UPDATE setting SET value = ?, updated_unix_seconds = ? WHERE key = ?",
-                           arguments: [SessionMode.challenge.rawValue, nowUnixSeconds, SettingKey.defaultMode.rawValue])
+                           arguments: [runs.rawValue, nowUnixSeconds, SettingKey.defaultMode.rawValue])
             return [.defaultMode]
         }
         return []

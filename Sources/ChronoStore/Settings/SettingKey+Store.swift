@@ -48,7 +48,8 @@ extension SettingKey {
             guard let mode = SessionMode(rawValue: text.lowercased()) else {
                 throw .invalidValue("'\(text)' is not a mode. Use challenge, fear or passive.")
             }
-            if mode == .fear && !current.fearModeEnabled {
+            // A stored default outlives any process, so only the setting's own opt-in counts here.
+            if !FearPermission(optIn: false, settingOn: current.session.fearModeOn).allowsByName(mode) {
                 throw .invalidValue("Fear Mode is opt-in: turn it on first with `chronoception settings set fear-mode on`.")
             }
             return mode.rawValue
