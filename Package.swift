@@ -4,7 +4,8 @@ import PackageDescription
 // Layers (see docs/ARCHITECTURE.md): ChronoCore is pure and imports nothing; ChronoSimulation drives
 // the core on a virtual clock; ChronoHardware wraps the devices; ChronoRuntime is the real-time loop;
 // ChronoStore keeps the data; ChronoAPI serves them over HTTP (talking to the live device only
-// through its DeviceControl protocol); `chronoception` composes them.
+// through its DeviceControl protocol); ChronoDevice composes them into the daemon and the live
+// sessions; ChronoCLI parses the command line; `chronoception` is only its entry.
 let package = Package(
     name: "Chronoception",
     platforms: [.macOS(.v13)],
@@ -111,11 +112,27 @@ let package = Package(
             name: "ChronoCommandLine",
             dependencies: ["ChronoCore", "ChronoStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // The command-line layer: options, commands and the adapters that wire the layers together.
+        // The device put together: the daemon (drivers, store, event hub, device API, sync pusher,
+        // data-directory watcher, loop thread, shutdown order), the single-session live runs, the
+        // store's adapters to the runtime, the session resolver and the device's sync client. Takes
+        // parsed values; imports ChronoCommandLine (CommandFailure), ChronoCore, ChronoHardware,
+        // ChronoRuntime, ChronoStore, ChronoSync, ChronoAPI and SwiftNIO, never ArgumentParser.
+        .target(
+            name: "ChronoDevice",
+            dependencies: [
+                "ChronoCommandLine", "ChronoCore", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoSync", "ChronoAPI",
+                // The sync client speaks SwiftNIO's HTTP/1 codec, with TLS for `https://` collectors.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // The command-line layer: argument parsing, output and exit codes; `ChronoDevice` does the wiring.
         .target(
             name: "ChronoCLI",
             dependencies: [
-                "ChronoCommandLine",
+                "ChronoCommandLine", "ChronoDevice",
                 "ChronoCore", "ChronoSimulation", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoAPI",
                 "ChronoSync",
                 // The control verbs' client speaks SwiftNIO's HTTP/1 codec over the Unix socket; the
@@ -188,6 +205,6 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ChronoCollectorCLITests", dependencies: ["ChronoCollectorCLI", "ChronoCommandLine", "ChronoCollector"]),
-        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoCommandLine", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI", "ChronoSync"]),
+        .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoDevice", "ChronoCommandLine", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI", "ChronoSync"]),
     ]
 )

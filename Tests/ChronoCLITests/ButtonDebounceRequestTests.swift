@@ -2,6 +2,7 @@ import ArgumentParser
 import ChronoHardware
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 /// The seam where a board's GPIO button is requested: the kernel debounce (libgpiod v2) the command
 /// line asks for, from the parsed command down to the line request's microseconds.

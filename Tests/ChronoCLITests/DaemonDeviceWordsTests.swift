@@ -3,6 +3,7 @@ import ChronoCore
 import ChronoRuntime
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 /// The daemon's answers as the API and the control verbs pass them on (`DaemonDevice`): the code the
 /// HTTP status comes from, and the words `chronoception start/end/discard` print after `error: `.

@@ -7,6 +7,7 @@ import ChronoTesting
 import Foundation
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 /// Pairing through the whole device: the API server on a Unix socket, the daemon's adapter
 /// (`DaemonDevice`), the real loop with the daemon controller, a scripted button and the state file.

@@ -7,6 +7,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 /// The daemon's controller over the product's store adapters (`StoreDeviceLibrary`,
 /// `StoreSessionRecorder`) on a virtual clock: what the state says about the last and the next

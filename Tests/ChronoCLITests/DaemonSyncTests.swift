@@ -6,6 +6,7 @@ import ChronoTesting
 import Foundation
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 /// The daemon's wiring: the real loop and store recorder with the sync pusher on its own thread. A
 /// completed session reaches the collector without anyone calling `sync now`, and the collector's

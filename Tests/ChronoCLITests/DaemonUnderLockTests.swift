@@ -7,6 +7,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 /// The loop thread never waits for the database: with the store's write lock held by another process
 /// for 6 s, the real daemon (store adapters, real loop, mock button and motor) starts sessions on idle

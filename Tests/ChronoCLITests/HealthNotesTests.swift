@@ -1,5 +1,6 @@
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 @Suite struct HealthNotesTests {
     @Test("Owed records: reasons that read the same are counted once")

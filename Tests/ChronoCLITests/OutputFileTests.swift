@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 #if canImport(Glibc)
 import Glibc
 #endif

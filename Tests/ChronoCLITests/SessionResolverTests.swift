@@ -4,6 +4,7 @@ import ChronoStore
 import Foundation
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 /// A store in a fresh temporary directory, removed by `remove()`.
 struct ScratchStore {

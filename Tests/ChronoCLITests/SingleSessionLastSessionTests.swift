@@ -5,6 +5,7 @@ import ChronoStore
 import Foundation
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 #if canImport(Glibc)
 import Glibc
 #endif

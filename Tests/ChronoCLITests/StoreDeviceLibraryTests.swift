@@ -6,6 +6,7 @@ import ChronoStore
 import Foundation
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 /// The daemon's snapshots from the store: live settings through the data-directory watcher, the next
 /// configuration, and H(I) assigned by use.

@@ -5,6 +5,7 @@ import ChronoTesting
 import Foundation
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 /// `cp -a` of an enrolled device's data directory onto another machine (issue 20): the copy notices,
 /// never pushes as the original, and `sync add` enrols it as a new device with a new ID, while the

@@ -5,6 +5,7 @@ import ChronoTesting
 import Foundation
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 /// A `FakeCollector` as the client's transport, without a socket.
 struct InProcessTransport: CollectorTransport {

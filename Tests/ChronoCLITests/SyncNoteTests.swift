@@ -5,6 +5,7 @@ import ChronoTesting
 import Foundation
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 /// A note travels with its session, and an edit on the device reaches the collector (issue 22).
 @Suite("Sync: a session's note and its edits")

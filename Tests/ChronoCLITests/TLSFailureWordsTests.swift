@@ -1,4 +1,5 @@
 @testable import ChronoCLI
+@testable import ChronoDevice
 import Testing
 
 /// A failed handshake is told in words, without BoringSSL's error number or source path.

@@ -3,6 +3,7 @@ import ChronoStore
 import Foundation
 import Testing
 @testable import ChronoCLI
+@testable import ChronoDevice
 
 /// A session the store could not keep survives as a file, and imports once.
 @Suite struct UnsavedSessionTests {
@@ -23,7 +24,7 @@ import Testing
 
     @Test func theFileRebuildsTheSameSession() throws {
         let original = try Self.finish()
-        let back = try UnsavedSession.parse(UnsavedSession.json(original).compactText, source: "f")
+        let back = try UnsavedSession.parse(UnsavedSession.json(original).compactText, source: "f", allowTestIntervals: false)
         #expect(back.sessionID == original.sessionID)
         #expect(back.outcome == original.outcome)
         #expect(back.anchor == original.anchor)
@@ -34,7 +35,7 @@ import Testing
                       "{\"chronoception_unsaved_session\": 1, \"session_id\": \"x\"}"])
     func aDamagedFileIsABadInput(text: String) {
         do {
-            _ = try UnsavedSession.parse(text, source: "f")
+            _ = try UnsavedSession.parse(text, source: "f", allowTestIntervals: false)
             Issue.record("accepted \(text)")
         } catch let failure as CommandFailure {
             #expect(failure.status == .badInput)
@@ -45,7 +46,7 @@ import Testing
         let text = UnsavedSession.json(try Self.finish()).compactText
             .replacingOccurrences(of: "\"ended_ns\":130000000000", with: "\"ended_ns\":9223372036854775807")
         #expect(text.contains("9223372036854775807"))
-        #expect(throws: CommandFailure.self) { try UnsavedSession.parse(text, source: "f") }
+        #expect(throws: CommandFailure.self) { try UnsavedSession.parse(text, source: "f", allowTestIntervals: false) }
     }
 
     @Test func importingTwiceOrOverARecoveredRowNeverDuplicates() throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChronoCore
+import ChronoDevice
 import ChronoHardware
 import Foundation
 #if canImport(Glibc)

@@ -13,6 +13,6 @@ struct ChallengeCommand: ParsableCommand {
     @OptionGroup var options: LiveSessionOptions
 
     func run() throws {
-        try LiveSession.run(mode: .challenge, count: attempts, options: options)
+        try SingleSessionCommand.run(mode: .challenge, count: attempts, options: options)
     }
 }

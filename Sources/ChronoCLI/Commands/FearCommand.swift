@@ -21,6 +21,6 @@ struct FearCommand: ParsableCommand {
     @OptionGroup var options: LiveSessionOptions
 
     func run() throws {
-        try LiveSession.run(mode: .fear, count: attempts, fearThreshold: fearThreshold, fearOptedIn: optedIn, options: options)
+        try SingleSessionCommand.run(mode: .fear, count: attempts, fearThreshold: fearThreshold, fearOptedIn: optedIn, options: options)
     }
 }

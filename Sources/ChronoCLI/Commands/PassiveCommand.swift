@@ -13,6 +13,6 @@ struct PassiveCommand: ParsableCommand {
     @OptionGroup var options: LiveSessionOptions
 
     func run() throws {
-        try LiveSession.run(mode: .passive, count: repetitions, options: options)
+        try SingleSessionCommand.run(mode: .passive, count: repetitions, options: options)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChronoCore
+import ChronoDevice
 
 /// The timing parameters shared by every command that runs a session (`replay`, the live session
 /// commands, the daemon). Each is nil unless given, so that an explicit value always wins over the

@@ -1,5 +1,6 @@
 import ChronoCommandLine
 import ChronoCore
+import ChronoDevice
 import ChronoHardware
 import ChronoRuntime
 import ChronoSimulation
@@ -18,4 +19,4 @@ extension LoopError: ExitStatusReporting { public var exitStatus: ExitStatus { .
 extension ReplayScriptError: ExitStatusReporting { public var exitStatus: ExitStatus { .badInput } }
 extension IntervalError: ExitStatusReporting { public var exitStatus: ExitStatus { .usage } }
 extension ConfigurationError: ExitStatusReporting { public var exitStatus: ExitStatus { .usage } }
-extension SyncFailure: ExitStatusReporting { var exitStatus: ExitStatus { status } }
+extension SyncFailure: ExitStatusReporting { public var exitStatus: ExitStatus { status } }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChronoCore
+import ChronoDevice
 import ChronoHardware
 import ChronoRuntime
 import ChronoStore
@@ -64,15 +65,11 @@ struct LiveSessionOptions: ParsableArguments {
         return flags
     }
 
-    /// Where completed sessions go: the store, and standard output too with `--json-lines`.
-    func recorder(store: ChronoStore, console: LineOutput, also extra: [SessionRecorder] = []) -> SessionRecorder {
-        RecorderFanOut([StoreSessionRecorder(store: store)] + extra
-                       + (printJSONLines ? [JSONLinesRecorder(output: console)] : []))
-    }
-
-    /// The state file, unless turned off.
-    var stateFileLocation: StateFile? {
-        noStateFile ? nil : StateFile(path: stateFile ?? StateFile.defaultPath())
+    /// How the sessions run, as `LiveSession` and `DeviceDaemon` take it.
+    var live: LiveOptions {
+        LiveOptions(board: board, bell: bell, keyHoldMilliseconds: keyHoldMilliseconds, motorLog: motorLog,
+                    stateFile: noStateFile ? nil : StateFile(path: stateFile ?? StateFile.defaultPath()),
+                    realtime: !noRealtime, printJSONLines: printJSONLines)
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChronoCore
+import ChronoDevice
 import ChronoStore
 
 /// `chronoception export csv|health`: the user's data, out (SPEC §9). Nothing leaves the machine

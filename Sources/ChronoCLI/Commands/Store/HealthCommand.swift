@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChronoCore
+import ChronoDevice
 import ChronoStore
 
 /// `chronoception health status|enable|disable|backfill`: the health log (SPEC §4).

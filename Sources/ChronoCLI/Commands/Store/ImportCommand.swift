@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChronoCore
+import ChronoDevice
 import ChronoStore
 
 /// `chronoception import FILE…`: puts sessions that could not be saved (a full disk, a read-only card)
@@ -25,7 +26,7 @@ struct ImportCommand: ParsableCommand {
                 }
                 // A line copied from the journal keeps its prefix; accept it as written.
                 if let range = text.range(of: "chronoception-unsaved-session: ") { text = String(text[range.upperBound...]) }
-                finishes.append(try UnsavedSession.parse(text, source: source))
+                finishes.append(try UnsavedSession.parse(text, source: source, allowTestIntervals: TestMode.isEnabled))
             }
             let opened = try store.openStore()
             for finish in finishes {

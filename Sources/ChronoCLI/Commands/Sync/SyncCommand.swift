@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChronoCore
+import ChronoDevice
 import ChronoStore
 import ChronoSync
 import Foundation

@@ -8,7 +8,7 @@ import Synchronization
 
 /// The drivers a board file asks for, opened and ready for the loop: the terminal drivers for the
 /// `desktop` board, libgpiod for a Pi, ALSA (or nothing) for sound.
-final class BoardDrivers {
+public final class BoardDrivers {
     let board: BoardConfiguration
     let button: ButtonInput
     let motor: MotorOutput
@@ -34,7 +34,7 @@ final class BoardDrivers {
 
     /// The default board: `$CHRONOCEPTION_BOARD`, else the Raspberry Pi this is (from the device tree),
     /// else `desktop`.
-    static func defaultBoardName(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultBoardName(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let name = environment["CHRONOCEPTION_BOARD"], !name.isEmpty { return name }
         let model = (try? String(contentsOfFile: "/proc/device-tree/model", encoding: .utf8)) ?? ""
         if model.contains("Raspberry Pi 5") { return "raspberry-pi-5" }

@@ -1,10 +1,10 @@
 import ChronoStore
 
 /// The words every command uses about the health log's owed and held-back records, in one place.
-enum HealthNotes {
+public enum HealthNotes {
     /// "3 (2 after a write failure, 1 while logging was off)": owed records by reason, reasons that read
     /// the same merged into one part.
-    static func owedSummary(_ owed: [String: Int]) -> String {
+    public static func owedSummary(_ owed: [String: Int]) -> String {
         var byText: [(text: String, count: Int)] = []
         for (code, count) in owed.sorted(by: { $0.key < $1.key }) where count > 0 {
             let text = owedReasonText(code)
@@ -19,7 +19,7 @@ enum HealthNotes {
     }
 
     /// Why owed records wait, by the ledger's reason code.
-    static func owedReasonText(_ code: String) -> String {
+    public static func owedReasonText(_ code: String) -> String {
         switch code {
         case "logging_off": return "while logging was off"
         case "logging_failing", "write_failed": return "after a write failure"
@@ -33,7 +33,7 @@ enum HealthNotes {
 
     /// The hint for records held back for the wall clock, naming the setting that ends the wait on a
     /// machine whose kernel never reports a synchronised clock; nil when nothing is held.
-    static func heldBack(_ held: Int, wallClockCheck: Bool) -> String? {
+    public static func heldBack(_ held: Int, wallClockCheck: Bool) -> String? {
         guard held > 0 else { return nil }
         let records = held == 1 ? "1 record is" : "\(held) records are"
         let hint = wallClockCheck
@@ -43,7 +43,7 @@ enum HealthNotes {
     }
 
     /// The state file's health text: `on`, `off`, `failing: …`, or `on (N held back: …)`.
-    static func stateText(settings: StoreSettings, store: ChronoStore) -> String {
+    public static func stateText(settings: StoreSettings, store: ChronoStore) -> String {
         let status = settings.healthStatus
         guard status == "on", let log = try? store.healthLogStatus(), let held = log.owed["clock_unsynchronised"], held > 0 else {
             return status

@@ -1,3 +1,4 @@
+import ChronoCommandLine
 import ChronoCore
 import ChronoHardware
 import ChronoStore
@@ -14,8 +15,8 @@ import Glibc
 /// - the file standard output already is (`-o /dev/stdout`): written to standard output;
 /// - a device, FIFO or socket (`/dev/full`, `<(…)`): opened and written in place, never replaced;
 /// - a directory or a dangling link: refused.
-enum OutputFile {
-    static func write(_ text: String, to path: String) throws(OutputError) {
+public enum OutputFile {
+    public static func write(_ text: String, to path: String) throws(OutputError) {
         var target = stat()
         if stat(path, &target) != 0 {
             let code = errno
@@ -85,7 +86,7 @@ enum OutputFile {
     }
 
     /// Writes every byte, retrying short writes and EINTR; false with errno set on failure.
-    static func writeAll(_ descriptor: Int32, _ text: String) -> Bool {
+    public static func writeAll(_ descriptor: Int32, _ text: String) -> Bool {
         var bytes = Array(text.utf8)
         var offset = 0
         return bytes.withUnsafeMutableBytes { buffer -> Bool in
@@ -104,7 +105,7 @@ enum OutputFile {
 }
 
 /// Writes a command's text to `-o PATH`, or to standard output without `-o`.
-func writeOutput(_ text: String, to path: String?, protecting store: StoreOwnedFiles? = nil) throws {
+public func writeOutput(_ text: String, to path: String?, protecting store: StoreOwnedFiles? = nil) throws {
     guard let path else { return try StandardOutput.write(text, otherFailure: ConsoleWriteFailure.first) }
     if let store, let owner = store.owner(of: path) {
         throw OutputError.storeFile(path, owner: owner)

@@ -1,11 +1,12 @@
+import ChronoCommandLine
 import ChronoSync
 import Foundation
 
 /// Why a sync exchange failed, as one line naming the problem and the fix (`sync now` prints it,
 /// `sync status` shows the last one) and an exit status (docs/EXIT-CODES.md).
-struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
+public struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kinds `sync status` tells apart; the raw value is what the store keeps.
-    enum Kind: String, Sendable, CaseIterable {
+    public enum Kind: String, Sendable, CaseIterable {
         /// The collector could not be reached: refused connection, no route, no DNS answer, a timeout.
         case noRoute = "no_route"
         /// 401: the device's key is unknown or revoked.
@@ -30,11 +31,11 @@ struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case copiedDataDirectory = "copied_data_directory"
     }
 
-    var kind: Kind
+    public var kind: Kind
     /// The problem in the collector's or the network's words.
-    var detail: String
+    public var detail: String
 
-    var fix: String {
+    public var fix: String {
         switch kind {
         case .noRoute: return "check the collector is running and reachable from here (sessions stay pending and are sent when it is)"
         case .keyRefused: return "the collector no longer knows this device: ask for a new code (`chronoception-collector enrol NAME`), then `chronoception sync remove` and `chronoception sync add URL --code CODE`"
@@ -49,10 +50,10 @@ struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    var description: String { "sync: \(detail); \(fix)." }
+    public var description: String { "sync: \(detail); \(fix)." }
 
     /// For scripts: 68 unreachable, 77 key or code refused, 79 the collector refuses the batch.
-    var status: ExitStatus {
+    public var status: ExitStatus {
         switch kind {
         case .noRoute: return .collectorUnreachable
         case .keyRefused, .codeRefused, .deviceEnrolled, .copiedDataDirectory: return .permission
@@ -61,13 +62,13 @@ struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The first sentence of a collector's message, without its closing full stop.
-    static func problemSentence(_ message: String) -> String {
+    public static func problemSentence(_ message: String) -> String {
         let first = message.components(separatedBy: ". ").first ?? message
         return first.hasSuffix(".") ? String(first.dropLast()) : first
     }
 
     /// The failure for a collector's error answer (`{"error": {"code", "message"}}`) or a bare HTTP status.
-    static func classifying(httpStatus: Int, code: String?, message: String?, during what: String) -> SyncFailure {
+    public static func classifying(httpStatus: Int, code: String?, message: String?, during what: String) -> SyncFailure {
         // The collector's first sentence names the problem; the device adds its own fix (`fix`), so
         // the collector's advice is not repeated beside it.
         let said = message.map { ": \(problemSentence($0))" } ?? ""

@@ -1,4 +1,5 @@
 import ChronoAPI
+import ChronoCommandLine
 import ChronoRuntime
 import ChronoStore
 import Foundation

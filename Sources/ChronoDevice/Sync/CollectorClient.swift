@@ -6,7 +6,7 @@ import NIOSSL
 
 /// How a sync request reaches a collector: one POST of a JSON body, its status and body back. The
 /// HTTP client is the product's; tests may put something else here.
-protocol CollectorTransport: Sendable {
+public protocol CollectorTransport: Sendable {
     /// Sends `body` to `path`; throws `SyncFailure` (`noRoute`) when no answer came.
     func post(_ path: String, body: Data, bearer: String?) async throws(SyncFailure) -> (status: Int, body: Data)
 }
@@ -14,16 +14,16 @@ protocol CollectorTransport: Sendable {
 /// The device's HTTP/1.1 client of a collector over TCP, on SwiftNIO's HTTP/1 codec like the control
 /// verbs' client (the release binary carries no other HTTP client library). One request per
 /// connection, `Connection: close`: a device sends a batch every few minutes at most.
-struct CollectorClient: CollectorTransport {
-    let url: CollectorURL
+public struct CollectorClient: CollectorTransport {
+    public let url: CollectorURL
     /// Giving up on a connection that is not established by then (a host that drops packets).
-    var connectTimeout: TimeAmount = .seconds(5)
+    public var connectTimeout: TimeAmount = .seconds(5)
     /// Giving up on the whole exchange (a collector that accepts and never answers).
-    var exchangeTimeout: TimeAmount = .seconds(60)
+    public var exchangeTimeout: TimeAmount = .seconds(60)
     /// The largest answer read (a receipt is small; anything bigger is not a collector).
-    static let maximumAnswerBytes = 1 << 20
+    public static let maximumAnswerBytes = 1 << 20
 
-    func post(_ path: String, body: Data, bearer: String?) async throws(SyncFailure) -> (status: Int, body: Data) {
+    public func post(_ path: String, body: Data, bearer: String?) async throws(SyncFailure) -> (status: Int, body: Data) {
         let where_ = "\(url.host):\(url.port)"
         let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
         do {
@@ -97,7 +97,7 @@ struct CollectorClient: CollectorTransport {
 
     /// The client's TLS context: TLS 1.2 or later, certificates checked against the system's
     /// trusted CAs (/etc/ssl/certs) and the URL's host name. Made once per exchange (a push is rare).
-    static func tlsContext() throws -> NIOSSLContext {
+    public static func tlsContext() throws -> NIOSSLContext {
         try NIOSSLContext(configuration: .makeClientConfiguration())
     }
 
@@ -106,7 +106,7 @@ struct CollectorClient: CollectorTransport {
     }
 
     /// The network's reason in a few words (NIO's errors describe themselves at length).
-    static func reason(_ error: any Error) -> String {
+    public static func reason(_ error: any Error) -> String {
         if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
         if let connection = error as? NIOConnectionError {
             if let first = connection.connectionErrors.first { return reason(first.error) }
@@ -127,4 +127,11 @@ private final class ExpiryFlag: @unchecked Sendable {
     private var value = false
     func set() { lock.lock(); value = true; lock.unlock() }
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+extension CollectorClient {
+    /// A client for the collector at `url`, with the default timeouts.
+    public init(url: CollectorURL) {
+        self.url = url
+    }
 }

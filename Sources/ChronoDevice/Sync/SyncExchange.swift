@@ -6,35 +6,35 @@ import Foundation
 /// The device's two conversations with a collector (docs/SYNC.md): enrolling once, and pushing
 /// everything pending. Shared by `sync add`/`sync now` and the daemon's pusher; blocking on the store
 /// and the network, so never on the session loop.
-struct SyncExchange {
-    let store: ChronoStore
-    let transport: any CollectorTransport
+public struct SyncExchange: Sendable {
+    public let store: ChronoStore
+    public let transport: any CollectorTransport
     /// The wall clock for the status's times (a value, so tests decide it).
-    var now: @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() }
+    public var now: @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() }
     /// This machine's binding (`MachineBinding`), read once; a value, so tests play two machines.
-    var machine: String? = MachineBinding.current()
+    public var machine: String? = MachineBinding.current()
 
     /// Before enrolling: a data directory copied from another machine — or any, with `asNewDevice` —
     /// becomes a new device (`ChronoStore.becomeNewSyncDevice`). The new device ID when it did.
-    func prepareEnrolment(asNewDevice: Bool) throws -> String? {
+    public func prepareEnrolment(asNewDevice: Bool) throws -> String? {
         let copied = try store.syncMachineState(current: machine) == .copied
         guard asNewDevice || copied else { return nil }
         return try store.becomeNewSyncDevice(binding: machine)
     }
 
     /// What one push did.
-    struct Summary: Sendable {
-        var accepted = 0
-        var duplicates = 0
-        var pending = 0
-        var preferences = SyncPreferenceResult(applied: [], refused: [])
-        var sent: Int { accepted + duplicates }
-        var line: String { "sent \(CountText.of(sent, "session")) (\(accepted) new, \(duplicates) already there); \(pending) pending" }
+    public struct Summary: Sendable {
+        public var accepted = 0
+        public var duplicates = 0
+        public var pending = 0
+        public var preferences = SyncPreferenceResult(applied: [], refused: [])
+        public var sent: Int { accepted + duplicates }
+        public var line: String { "sent \(CountText.of(sent, "session")) (\(accepted) new, \(duplicates) already there); \(pending) pending" }
     }
 
     /// Enrols with the collector using a one-time code and keeps the grant. A refusal is recorded
     /// for `sync status` like a failed push.
-    func enrol(url: CollectorURL, code: String, board: String, softwareVersion: String) async throws -> SyncEnrolment {
+    public func enrol(url: CollectorURL, code: String, board: String, softwareVersion: String) async throws -> SyncEnrolment {
         do {
             return try await requestEnrolment(url: url, code: code, board: board, softwareVersion: softwareVersion)
         } catch let failure as SyncFailure {
@@ -62,7 +62,7 @@ struct SyncExchange {
     /// Pushes every pending session in batches (at least one exchange, so preferences travel even
     /// when nothing is pending), moving the cursor after each receipt. A failure is recorded in the
     /// store and thrown; what was acknowledged before it stays acknowledged.
-    func pushAll(enrolment: SyncEnrolment) async throws -> Summary {
+    public func pushAll(enrolment: SyncEnrolment) async throws -> Summary {
         do {
             return try await push(enrolment)
         } catch let failure as SyncFailure {
@@ -121,15 +121,23 @@ struct SyncExchange {
         return summary
     }
 
-    static var encoder: JSONEncoder {
+    public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }
 
     /// The failure for an error answer, in the collector's words when it gave them.
-    static func refusal(_ status: Int, _ body: Data, during what: String) -> SyncFailure {
+    public static func refusal(_ status: Int, _ body: Data, during what: String) -> SyncFailure {
         let error = ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["error"] as? [String: Any]
         return SyncFailure.classifying(httpStatus: status, code: error?["code"] as? String, message: error?["message"] as? String, during: what)
+    }
+}
+
+extension SyncExchange {
+    /// An exchange with the collector behind `transport`, as this machine, on the wall clock.
+    public init(store: ChronoStore, transport: any CollectorTransport) {
+        self.store = store
+        self.transport = transport
     }
 }

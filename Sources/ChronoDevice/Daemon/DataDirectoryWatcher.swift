@@ -1,3 +1,4 @@
+import ChronoCommandLine
 import Foundation
 #if canImport(Glibc)
 import Glibc

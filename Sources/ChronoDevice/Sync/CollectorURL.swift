@@ -1,21 +1,21 @@
 /// A collector's address as `sync add` takes it: `http://host[:port][/prefix]` or `https://…`
 /// (TLS through NIOSSL, the certificate checked against the system's trusted CAs).
-struct CollectorURL: Hashable, Sendable, CustomStringConvertible {
-    var host: String
-    var port: Int
+public struct CollectorURL: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
     /// `https://`: the exchange runs over TLS.
-    var usesTLS: Bool
+    public var usesTLS: Bool
     /// A path prefix before `/api/v1/…` (a collector behind a reverse proxy's sub-path); "" or "/x".
-    var prefix: String
+    public var prefix: String
 
-    var description: String { "\(usesTLS ? "https" : "http")://\(host.contains(":") ? "[\(host)]" : host):\(port)\(prefix)" }
+    public var description: String { "\(usesTLS ? "https" : "http")://\(host.contains(":") ? "[\(host)]" : host):\(port)\(prefix)" }
 
     /// The error line when `text` is not a URL the device can use.
-    struct Problem: Error, CustomStringConvertible {
-        var description: String
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    init(parsing text: String) throws(Problem) {
+    public init(parsing text: String) throws(Problem) {
         let lower = text.lowercased()
         usesTLS = lower.hasPrefix("https://")
         guard usesTLS || lower.hasPrefix("http://") else {

@@ -1,3 +1,4 @@
+import ChronoCommandLine
 import ChronoCore
 import ChronoRuntime
 import ChronoStore
@@ -9,7 +10,7 @@ import Synchronization
 /// person did is lost; `chronoception import FILE` puts it into the store later. Importing is
 /// idempotent (the session id is the key), so importing twice, or importing a session that was saved
 /// after all, never makes a duplicate session or health record.
-enum UnsavedSession {
+public enum UnsavedSession {
     /// Where fallback files go: beside the state file (tmpfs under /run or $XDG_RUNTIME_DIR, so not
     /// on the disk that is full), in `unsaved/`.
     static func directory(stateFilePath: String = StateFile.defaultPath()) -> String {
@@ -20,8 +21,9 @@ enum UnsavedSession {
 
     /// Rebuilds the session from a fallback file's text (`UnsavedSessionFile`, the one decoder); a
     /// refusal is a bad input file (65) naming `source`.
-    static func parse(_ text: String, source: String) throws -> SessionFinishRecord {
-        do { return try UnsavedSessionFile.parse(text, allowTestIntervals: TestMode.isEnabled) } catch {
+    /// `allowTestIntervals`: test mode is on (sessions below the product minimum are accepted).
+    public static func parse(_ text: String, source: String, allowTestIntervals: Bool) throws -> SessionFinishRecord {
+        do { return try UnsavedSessionFile.parse(text, allowTestIntervals: allowTestIntervals) } catch {
             let suffix = if case .breaksRule = error { " Nothing was imported." } else { "" }
             throw CommandFailure(message: "\(source) \(error.description).\(suffix)", status: .badInput)
         }

@@ -42,7 +42,7 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
     }
 
     func prepareSnapshot() -> DeviceSnapshot {
-        let now = nowUnixSeconds
+        let now = LocalTimeZone.nowUnixNanoseconds() / 1_000_000_000
         let settings: StoreSettings
         do {
             settings = try store.settings()

@@ -5,38 +5,41 @@ import ChronoStore
 
 /// What the command line said about a session; nil: not given. An explicit value always wins over the
 /// settings and the board, even when it equals the built-in default.
-struct SessionFlags: Hashable, Sendable {
-    var mode: SessionMode?
-    var interval: TrainingInterval?
-    var attempts: Int?
-    var repetitions: Int?
-    var fearThreshold: Double?
-    var debounceMilliseconds: Int64?
-    var longPressMilliseconds: Int64?
-    var feedbackMilliseconds: Int64?
-    var abortWindowMilliseconds: Int64?
-    var autoStart: Bool?
+public struct SessionFlags: Hashable, Sendable {
+    public var mode: SessionMode?
+    public var interval: TrainingInterval?
+    public var attempts: Int?
+    public var repetitions: Int?
+    public var fearThreshold: Double?
+    public var debounceMilliseconds: Int64?
+    public var longPressMilliseconds: Int64?
+    public var feedbackMilliseconds: Int64?
+    public var abortWindowMilliseconds: Int64?
+    public var autoStart: Bool?
     /// `--i-understand-fear-mode`.
-    var fearOptIn = false
+    public var fearOptIn = false
+
+    /// Nothing given: every field from the settings and the board.
+    public init() {}
 
     /// The count given for `mode`: attempts for Challenge and Fear, repetitions for Passive.
-    func count(for mode: SessionMode) -> Int? { mode.usesAttempts ? attempts : repetitions }
+    public func count(for mode: SessionMode) -> Int? { mode.usesAttempts ? attempts : repetitions }
 
     /// Whether any of the session's own choices (mode, interval, count) was given.
-    var choosesSession: Bool { mode != nil || interval != nil || attempts != nil || repetitions != nil }
+    public var choosesSession: Bool { mode != nil || interval != nil || attempts != nil || repetitions != nil }
 }
 
 /// The board file's part of a session: how long a long press is on this device, how long its button bounces.
-struct BoardTiming: Hashable, Sendable {
-    var longPressMilliseconds: Int64
-    var debounceMilliseconds: Int64
+public struct BoardTiming: Hashable, Sendable {
+    public var longPressMilliseconds: Int64
+    public var debounceMilliseconds: Int64
 
-    init(longPressMilliseconds: Int64, debounceMilliseconds: Int64) {
+    public init(longPressMilliseconds: Int64, debounceMilliseconds: Int64) {
         self.longPressMilliseconds = longPressMilliseconds
         self.debounceMilliseconds = debounceMilliseconds
     }
 
-    init(_ board: BoardConfiguration) {
+    public init(_ board: BoardConfiguration) {
         self.init(longPressMilliseconds: Int64(board.longPressMilliseconds),
                   debounceMilliseconds: Int64(board.button.debounceMilliseconds))
     }
@@ -54,8 +57,8 @@ struct BoardTiming: Hashable, Sendable {
 /// | feedback, abort window | flag, then the built-in default |
 /// | auto-start | `--auto-start`/`--no-auto-start`, then `auto-start` |
 /// | Fear allowed | `--i-understand-fear-mode` or `fear-mode on` |
-enum SessionResolver {
-    static func gestures(flags: SessionFlags, settings: StoreSettings, board: BoardTiming) -> GestureSettings {
+public enum SessionResolver {
+    public static func gestures(flags: SessionFlags, settings: StoreSettings, board: BoardTiming) -> GestureSettings {
         let longPress = flags.longPressMilliseconds
             ?? (settings.longPress != GestureSettings.defaultLongPress ? settings.longPress.milliseconds : board.longPressMilliseconds)
         return GestureSettings(debounce: .milliseconds(debounceMilliseconds(flags: flags, board: board)),
@@ -65,23 +68,23 @@ enum SessionResolver {
     /// The button's debounce: `--debounce-ms`, else the board's `button.debounce_ms`. The one value both
     /// the gesture recognizer and the GPIO driver's kernel debounce (libgpiod v2) use, so the flag wins
     /// in both.
-    static func debounceMilliseconds(flags: SessionFlags, board: BoardTiming) -> Int64 {
+    public static func debounceMilliseconds(flags: SessionFlags, board: BoardTiming) -> Int64 {
         flags.debounceMilliseconds ?? board.debounceMilliseconds
     }
 
-    static func timing(flags: SessionFlags, settings: StoreSettings) -> SessionTiming {
+    public static func timing(flags: SessionFlags, settings: StoreSettings) -> SessionTiming {
         SessionTiming(
             feedbackDuration: flags.feedbackMilliseconds.map { .milliseconds($0) } ?? SessionTiming.defaultFeedbackDuration,
             abortConfirmWindow: flags.abortWindowMilliseconds.map { .milliseconds($0) } ?? SessionTiming.defaultAbortConfirmWindow,
             autoStartNextAttempt: flags.autoStart ?? settings.autoStartNextAttempt)
     }
 
-    static func fearAllowed(flags: SessionFlags, settings: StoreSettings) -> Bool {
+    public static func fearAllowed(flags: SessionFlags, settings: StoreSettings) -> Bool {
         flags.fearOptIn || settings.fearModeEnabled
     }
 
     /// The settings' part of every session (what the daemon applies to whatever it starts).
-    static func defaults(flags: SessionFlags, settings: StoreSettings, board: BoardTiming) -> SessionDefaults {
+    public static func defaults(flags: SessionFlags, settings: StoreSettings, board: BoardTiming) -> SessionDefaults {
         SessionDefaults(timing: timing(flags: flags, settings: settings),
                         gestures: gestures(flags: flags, settings: settings, board: board),
                         fearThreshold: flags.fearThreshold ?? settings.fearThreshold,
@@ -91,7 +94,7 @@ enum SessionResolver {
 
     /// A session of `mode` (the command's, or the flag's, or the setting's): interval and count from the
     /// flags, else the settings. `pattern` is the interval's H(I) when known.
-    static func configuration(mode: SessionMode? = nil, flags: SessionFlags, settings: StoreSettings, board: BoardTiming,
+    public static func configuration(mode: SessionMode? = nil, flags: SessionFlags, settings: StoreSettings, board: BoardTiming,
                               pattern: (TrainingInterval) -> HapticPattern? = { _ in nil }) throws(ConfigurationError) -> SessionConfiguration {
         let chosenMode = mode ?? flags.mode ?? settings.defaultMode
         let interval = flags.interval ?? settings.defaultInterval
@@ -105,13 +108,13 @@ enum SessionResolver {
     }
 
     /// The settings whose change makes the idle tap start the defaults instead of the last session.
-    static let sessionDefaultKeys: [SettingKey] = [.defaultMode, .defaultInterval, .defaultAttempts, .defaultRepetitions]
+    public static let sessionDefaultKeys: [SettingKey] = [.defaultMode, .defaultInterval, .defaultAttempts, .defaultRepetitions]
 
     /// Whether the session defaults changed after the last session, for a daemon that has just
     /// started (it has seen no change itself): a default written at or after the last session's start
     /// second counts — settings apply to the next session (SPEC §6), across a restart too. The same
     /// second counts as after: of the two mistakes it is the one that still obeys a change.
-    static func defaultsChangedAfterLastSession(lastStartedUnixSeconds: Int64?, defaultsWrittenUnixSeconds: Int64?) -> Bool {
+    public static func defaultsChangedAfterLastSession(lastStartedUnixSeconds: Int64?, defaultsWrittenUnixSeconds: Int64?) -> Bool {
         guard let started = lastStartedUnixSeconds, let written = defaultsWrittenUnixSeconds else { return false }
         return written >= started
     }
@@ -119,7 +122,7 @@ enum SessionResolver {
     /// What the daemon's idle tap starts: the flags' first session (until a session has started), the
     /// settings' defaults when they changed since the last session, else the last session again — its
     /// mode, interval and count, with the current settings applied.
-    static func nextConfiguration(firstFromFlags: Bool, flags: SessionFlags, settings: StoreSettings, board: BoardTiming,
+    public static func nextConfiguration(firstFromFlags: Bool, flags: SessionFlags, settings: StoreSettings, board: BoardTiming,
                                   last: SessionConfiguration?, defaultsChangedSinceLast: Bool,
                                   pattern: (TrainingInterval) -> HapticPattern?) throws(ConfigurationError) -> SessionConfiguration {
         if firstFromFlags && flags.choosesSession {
