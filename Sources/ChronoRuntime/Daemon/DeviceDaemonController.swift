@@ -160,7 +160,7 @@ public final class DeviceDaemonController: LoopController {
             }
             // Fear asked for by name without the opt-in is refused; what a tap would start (the last
             // configuration, a preset) runs as the tap runs it, as Challenge (`runnable`).
-            if case .start = request, configuration.mode == .fear, !snapshot.fearAllowed { return ([], .refused(.fearNotOptedIn)) }
+            if case .start = request, !fearPermission.allowsByName(configuration.mode) { return ([], .refused(.fearNotOptedIn)) }
             let actions = startSession(configuration, at: now)
             guard let runner else { return (actions, .refused(.stopping)) }
             return (actions, .started(sessionID: runner.sessionID, configuration: runner.configuration))
@@ -388,13 +388,16 @@ public final class DeviceDaemonController: LoopController {
         return snapshot.nextConfiguration
     }
 
-    /// What really runs for `configuration`: a Fear configuration without the opt-in runs as Challenge.
+    /// What really runs for `configuration` that no one named now (a tap, a preset, the last session):
+    /// the mode `FearPermission` runs it as (a Fear one without the opt-in runs as Challenge).
     private func runnable(_ configuration: SessionConfiguration) -> SessionConfiguration {
-        guard configuration.mode == .fear && !snapshot.fearAllowed else { return configuration }
-        var challenge = configuration
-        challenge.mode = .challenge
-        return challenge
+        var runnable = configuration
+        runnable.mode = fearPermission.mode(fromDefaults: configuration.mode)
+        return runnable
     }
+
+    /// The snapshot's answer of the Fear rule (decided off the loop from the flag and the settings).
+    private var fearPermission: FearPermission { FearPermission(allowed: snapshot.fearAllowed) }
 
     private func makeMenu() -> IdleMenu {
         let last = nextConfiguration()
