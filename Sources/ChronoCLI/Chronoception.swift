@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoCommandLine
 
 /// The `chronoception` command: the composition root. Each subcommand lives in its own file under
 /// `Commands/` and only wires the layers together; product behaviour lives in ChronoCore. It is a

@@ -1,3 +1,4 @@
+import ChronoCommandLine
 import Testing
 @testable import ChronoCLI
 

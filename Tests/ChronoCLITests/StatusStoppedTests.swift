@@ -1,3 +1,4 @@
+import ChronoCommandLine
 import Foundation
 import ChronoRuntime
 import Testing

@@ -1,3 +1,4 @@
+import ChronoCommandLine
 import ChronoCore
 import ChronoStore
 import ChronoSync
@@ -127,7 +128,7 @@ struct SyncDeviceTests {
 
     @Test("each refusal is one line naming the fix, with its exit status; nothing moves")
     func refusals() async throws {
-        let cases: [(status: Int, code: String, kind: SyncFailure.Kind, exit: ChronoCLI.ExitStatus, fix: String)] = [
+        let cases: [(status: Int, code: String, kind: SyncFailure.Kind, exit: ChronoCommandLine.ExitStatus, fix: String)] = [
             (401, "key_refused", .keyRefused, .permission, "sync add URL --code CODE"),
             (507, "collector_full", .collectorFull, .collectorRefused, "free space there"),
             (409, "protocol_mismatch", .protocolMismatch, .collectorRefused, "upgrade the older one"),
@@ -293,20 +294,20 @@ struct SyncDeviceTests {
         defer { fixture.remove() }
         try fixture.addSessions(2)
         let dataDir = ["--data-dir", fixture.directory]
-        #expect(Chronoception.execute(["sync", "now"] + dataDir) == ChronoCLI.ExitStatus.usage.rawValue)
-        #expect(Chronoception.execute(["sync", "add", "not a url", "--code", "C"] + dataDir) == ChronoCLI.ExitStatus.usage.rawValue)
-        #expect(Chronoception.execute(["sync", "add", "http://127.0.0.1:1", "--code", " "] + dataDir) == ChronoCLI.ExitStatus.usage.rawValue)
+        #expect(Chronoception.execute(["sync", "now"] + dataDir) == ChronoCommandLine.ExitStatus.usage.rawValue)
+        #expect(Chronoception.execute(["sync", "add", "not a url", "--code", "C"] + dataDir) == ChronoCommandLine.ExitStatus.usage.rawValue)
+        #expect(Chronoception.execute(["sync", "add", "http://127.0.0.1:1", "--code", " "] + dataDir) == ChronoCommandLine.ExitStatus.usage.rawValue)
         // Nothing listens on port 1 of loopback.
-        #expect(Chronoception.execute(["sync", "add", "http://127.0.0.1:1", "--code", "C"] + dataDir) == ChronoCLI.ExitStatus.collectorUnreachable.rawValue)
+        #expect(Chronoception.execute(["sync", "add", "http://127.0.0.1:1", "--code", "C"] + dataDir) == ChronoCommandLine.ExitStatus.collectorUnreachable.rawValue)
         #expect(try fixture.store.syncEnrolment() == nil)
         try fixture.store.saveSyncEnrolment(SyncEnrolment(collectorURL: "http://127.0.0.1:1", deviceKey: "k", collectorID: "c", deviceName: "n",
                                                           enrolledUnixNanoseconds: 0))
-        #expect(Chronoception.execute(["sync", "add", "http://127.0.0.1:2", "--code", "C"] + dataDir) == ChronoCLI.ExitStatus.usage.rawValue)
-        #expect(Chronoception.execute(["sync", "now"] + dataDir) == ChronoCLI.ExitStatus.collectorUnreachable.rawValue)
-        #expect(Chronoception.execute(["sync", "status"] + dataDir) == ChronoCLI.ExitStatus.success.rawValue)
+        #expect(Chronoception.execute(["sync", "add", "http://127.0.0.1:2", "--code", "C"] + dataDir) == ChronoCommandLine.ExitStatus.usage.rawValue)
+        #expect(Chronoception.execute(["sync", "now"] + dataDir) == ChronoCommandLine.ExitStatus.collectorUnreachable.rawValue)
+        #expect(Chronoception.execute(["sync", "status"] + dataDir) == ChronoCommandLine.ExitStatus.success.rawValue)
         let state = try fixture.store.syncState()
         #expect(state.pending == 2 && state.consecutiveFailures == 1 && state.lastFailureCode == "no_route")
-        #expect(Chronoception.execute(["sync", "remove"] + dataDir) == ChronoCLI.ExitStatus.success.rawValue)
+        #expect(Chronoception.execute(["sync", "remove"] + dataDir) == ChronoCommandLine.ExitStatus.success.rawValue)
         #expect(try fixture.store.syncEnrolment() == nil)
         #expect(try fixture.store.syncState().pending == 2)
     }

@@ -1,3 +1,4 @@
+import ChronoCommandLine
 import ChronoCore
 import ChronoStore
 import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoCommandLine
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,8 @@
-@_exported import ChronoCommandLine
+import ChronoCommandLine
 import ChronoHardware
 #if canImport(Glibc)
 import Glibc
 #endif
-
-// ChronoCommandLine (the entry, failures, exit statuses, standard output) is re-exported: every
-// command of this target and its tests use it as if it were declared here.
 
 extension Chronoception {
     /// Runs the command line and exits with its status (docs/EXIT-CODES.md). `chronoception collector …`

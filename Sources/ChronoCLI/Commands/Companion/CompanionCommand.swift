@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChronoAPI
+import ChronoCommandLine
 import ChronoCore
 import ChronoStore
 import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoCommandLine
 import ChronoStore
 
 /// `chronoception delete-all`: removes every local record after two explicit confirmations (SPEC §9):

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoCommandLine
 import ChronoCore
 import ChronoDevice
 import ChronoStore
