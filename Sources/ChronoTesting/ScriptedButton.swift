@@ -97,6 +97,15 @@ public final class ScriptedButton: ButtonInput, Sendable {
         }
     }
 
+    /// Whether injected edges wait to be read (what makes `pollDescriptor` readable): how a virtual
+    /// loop driver sees the button without polling.
+    public var hasPendingEdges: Bool {
+        state.withLock { $0.descriptor >= 0 && !$0.pending.isEmpty }
+    }
+
+    /// Whether `hangUp()` was called (what makes `pollDescriptor` report POLLHUP).
+    public var isHungUp: Bool { state.withLock { $0.descriptor >= 0 && $0.wakeDescriptor < 0 } }
+
     /// Every edge injected so far, oldest first (read or not).
     public var injectedEdges: [ButtonEdge] { state.withLock { $0.injected } }
 

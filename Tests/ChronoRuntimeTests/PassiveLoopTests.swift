@@ -4,40 +4,35 @@ import Foundation
 import Testing
 @testable import ChronoRuntime
 
-@Suite("Passive through the real loop")
+/// Passive sessions through the real loop on virtual time: every motor edge on an exact instant.
+@Suite("Passive through the loop on virtual time")
 struct PassiveLoopTests {
-    @Test("Many boundaries: each due at start + k × interval, each pulse fired, early by the onset latency at most")
+    static func ms(_ value: Int64) -> MonotonicInstant { VirtualHarness.ms(value) }
+
+    @Test("Many boundaries: each due at start + k × interval, each pulse commanded the onset latency early and felt on time")
     func manyBoundaries() throws {
-        // 250 ms leaves room for H(I) (80 ms) and the engine's 150 ms between vibrations, so each boundary's
-        // pulse is due at the boundary itself.
         let count = 12
         let configuration = try QuickSession.configuration(.passive, intervalMilliseconds: 250, count: count)
         let controller = SingleSessionController(configuration: configuration, context: QuickSession.context(), sessionID: "B1")
         let latency = TimeSpan.milliseconds(25)
-        let harness = try LoopHarness(controller: controller, onsetLatency: latency)
-        harness.start()
-        #expect(try harness.finish().ending == .finished)
+        let harness = try VirtualHarness(controller: controller, onsetLatency: latency)
+        #expect(try harness.run().ending == .finished)
 
         let finish = try #require(harness.recorder.finished.first)
         let outcome = finish.outcome
         #expect(outcome.status == .completed)
-        #expect(outcome.boundaries.count == count)
-        for boundary in outcome.boundaries {
-            #expect(boundary.due == outcome.startedAt + configuration.interval.span * Int64(boundary.index))
-        }
-        // Every boundary's pulse started; it was commanded the onset latency early, so the instant kept
-        // (the driver call's return plus that latency: when it is felt) is never before the boundary.
-        #expect(finish.boundariesFired.count == count)
-        for (boundary, fired) in zip(outcome.boundaries, finish.boundariesFired) {
-            #expect(fired >= boundary.due)
-        }
-        let commandedOn = harness.motor.commands.filter(\.on).map(\.atMonotonicNanoseconds)
-        for fired in finish.boundariesFired {
-            #expect(commandedOn.contains { fired.nanoseconds - latency.nanoseconds >= $0 && fired.nanoseconds - latency.nanoseconds - $0 < 20_000_000 })
-        }
+        #expect(outcome.startedAt == .zero)
+        #expect(outcome.boundaries.map(\.due) == (1...count).map { Self.ms(250 * Int64($0)) })
+        // The start cue is due at the start itself, so it cannot be commanded early: it starts 25 ms
+        // late, whole, and what follows keeps clear of it (`MotorPlan.separation`), which moves
+        // boundaries 1 and 2 back. From boundary 3 on, each boundary's pulse is commanded exactly the
+        // onset latency before it is due and felt exactly on time.
+        #expect(finish.boundariesFired == [Self.ms(290), Self.ms(520)] + (3...count).map { Self.ms(250 * Int64($0)) })
+        let boundaryOns = Array(harness.onInstants.dropFirst(2).prefix(count))
+        #expect(boundaryOns == finish.boundariesFired.map { $0 - latency })
         // Start cue (2 ticks) + one S per boundary + session done (2 buzzes).
-        #expect(harness.motor.commands.filter(\.on).count == 2 + count + 2)
-        #expect(harness.lines.all.filter { $0.hasPrefix("Boundary ") }.count == count)
+        #expect(harness.onInstants.count == 2 + count + 2)
+        #expect(harness.lines(containing: "Boundary ").count == count)
         #expect(harness.motor.endedOff)
     }
 
@@ -45,26 +40,26 @@ struct PassiveLoopTests {
     func endEarly() throws {
         let configuration = try QuickSession.configuration(.passive, intervalMilliseconds: 250, count: 20)
         let controller = SingleSessionController(configuration: configuration, context: QuickSession.context(), sessionID: "B2")
-        let harness = try LoopHarness(controller: controller)
-        harness.start()
-        try harness.waitForLine("Boundary 2 of 20.")
-        harness.tap(holdMilliseconds: 500)
-        _ = try harness.finish()
+        let harness = try VirtualHarness(controller: controller)
+        harness.tap(at: Self.ms(550), holdMilliseconds: 500)  // after boundary 2, held past the 400 ms long press
+        _ = try harness.run()
         let outcome = try #require(harness.recorder.finished.first?.outcome)
         #expect(outcome.status == .completed)
-        #expect(outcome.boundaries.count >= 2 && outcome.boundaries.count < 20)
+        // Boundary 3 (750 ms) passed before the press was recognised as long (950 ms), boundary 4 did not.
+        #expect(outcome.boundaries.count == 3)
+        #expect(outcome.endedAt == Self.ms(950))
         #expect(harness.motor.endedOff)
     }
 
     @Test("The state file is replaced on state changes and ends with the last state")
     func stateFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chrono-state-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = StateFile(path: directory + "/state.json")
         let configuration = try QuickSession.configuration(.passive, intervalMilliseconds: 150, count: 3)
         let controller = SingleSessionController(configuration: configuration, context: QuickSession.context(), sessionID: "B3")
-        let harness = try LoopHarness(controller: controller, stateFile: file)
-        harness.start()
-        _ = try harness.finish()
+        let harness = try VirtualHarness(controller: controller, stateFile: file)
+        _ = try harness.run()
         let text = try #require(file.read())
         let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(json["version"] as? Int == 3)

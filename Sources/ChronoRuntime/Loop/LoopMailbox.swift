@@ -1,3 +1,4 @@
+import ChronoCore
 import Synchronization
 
 /// Messages from other threads to the loop, with the eventfd that wakes it. Posting takes a short lock
@@ -36,6 +37,9 @@ final class LoopMailbox: Sendable {
         return accepted
     }
 
+    /// Whether messages wait (the virtual driver's "the eventfd is readable").
+    var hasMessages: Bool { box.withLock { !$0.messages.isEmpty } }
+
     func takeAll() -> [Message] {
         wakeup.drain()
         return box.withLock { box in
@@ -59,7 +63,7 @@ public enum ControllerMessage: Sendable {
     /// `SnapshotKeeper` published a new snapshot (settings, presets, health status changed).
     case snapshotChanged
     /// A control request; `reply` is called once, off the loop thread.
-    case request(DaemonRequest, reply: @Sendable (DaemonReply) -> Void)
+    case request(DeviceAction, reply: @Sendable (DeviceReply) -> Void)
     /// SIGHUP reached a loop that reloads on it: re-read the board file and the settings.
     case hangup
 }

@@ -22,10 +22,13 @@ final class MotorGate {
     private var lockedOutUntil: MonotonicInstant?
     /// How many times the safe maximum had to cut the motor.
     private(set) var forcedStops = 0
+    /// The loop's clock (`LoopDriver.now()`), read right after a driver call.
+    private let clock: () -> MonotonicInstant
 
-    init(motor: MotorOutput, plan: MotorPlan) {
+    init(motor: MotorOutput, plan: MotorPlan, clock: @escaping () -> MonotonicInstant) {
         self.motor = motor
         self.plan = plan
+        self.clock = clock
     }
 
     var safeMaximumOn: TimeSpan { plan.safeMaximumOn }
@@ -57,7 +60,7 @@ final class MotorGate {
         // start passed while locked out counts as started too: it has had its turn.)
         let started = plan.markStarted(upTo: now)
         if !started.isEmpty {
-            let began = MonotonicClock.now() + plan.onsetLatency
+            let began = clock() + plan.onsetLatency
             fired = started.map { ($0, began) }
         }
         plan.prune(before: now)

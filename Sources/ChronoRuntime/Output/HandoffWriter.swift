@@ -3,8 +3,9 @@ import Synchronization
 
 /// The writer thread: everything slow the loop produces (console lines, state-file writes, recorder
 /// calls) runs here, in the order the loop posted it, so the loop thread never waits on a terminal, a
-/// disk or a database. Posting takes a short lock and never blocks on the work itself.
-public final class HandoffWriter: Sendable {
+/// disk or a database. Posting takes a short lock and never blocks on the work itself. The product's
+/// `LoopWorker` (`KernelLoopDriver.makeWorker`).
+public final class HandoffWriter: LoopWorker {
     private struct Queue {
         var jobs: [@Sendable () -> Void] = []
         var closing = false

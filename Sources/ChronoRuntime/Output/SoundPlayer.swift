@@ -1,64 +1,59 @@
 import ChronoHardware
-import Foundation
 import Synchronization
 
-/// The sound thread: plays Fear Mode's aversive sound when the loop signals it, so the loop never
-/// blocks on ALSA. A failed play is reported back (the loop then tells the engine sound was lost);
-/// plays signalled while one is playing are played after it, none is dropped silently.
+/// Plays Fear Mode's aversive sound when the loop asks, on the sound worker (a thread of its own in the
+/// product), so the loop never blocks on ALSA. A failed play is reported back (the loop then tells the
+/// engine sound was lost); plays asked for while one is playing are played after it, none is dropped
+/// silently; after a failure the plays asked for meanwhile are dropped with it (the sound is gone).
 public final class SoundPlayer: Sendable {
-    private struct State {
-        var pending = 0
-        var closing = false
-    }
-
-    private let state = Mutex(State())
-    private let available = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    /// Plays asked for and not yet started: the worker has one job queued exactly while this is above 0.
+    private let pending = Mutex(0)
+    private let worker: LoopWorker
+    private let sound: UncheckedSound
+    private let onFailure: @Sendable (String) -> Void
 
     /// - Parameters:
-    ///   - sound: the prepared output, used from this thread only after this point.
-    ///   - onFailure: called on the sound thread with the reason when a play fails.
-    public init(sound: SoundOutput, onFailure: @escaping @Sendable (String) -> Void) {
-        let box = UncheckedSound(sound)
-        let thread = Thread { [self] in
-            while true {
-                self.available.wait()
-                let (plays, closing) = self.state.withLock { current in
-                    defer { current.pending = 0 }
-                    return (current.pending, current.closing)
-                }
-                for _ in 0..<plays {
-                    do {
-                        try box.sound.playAversiveSound()
-                    } catch {
-                        onFailure(String(describing: error))
-                        break
-                    }
-                }
-                if closing { break }
-            }
-            self.finished.signal()
-        }
-        thread.name = "chronoception sound"
-        thread.start()
+    ///   - sound: the prepared output, used from the worker only after this point.
+    ///   - worker: where plays run (`LoopWorkerRole.sound`).
+    ///   - onFailure: called on the worker with the reason when a play fails.
+    public init(sound: SoundOutput, worker: LoopWorker, onFailure: @escaping @Sendable (String) -> Void) {
+        self.sound = UncheckedSound(sound)
+        self.worker = worker
+        self.onFailure = onFailure
     }
 
     /// Asks for one play. Never blocks.
     public func play() {
-        state.withLock { $0.pending += 1 }
-        available.signal()
+        let first = pending.withLock { count in
+            count += 1
+            return count == 1
+        }
+        if first { worker.post { [self] in playPending() } }
     }
 
-    /// Lets a play in progress (and those queued) finish, then stops the thread.
+    /// Lets a play in progress (and those queued) finish, then stops the worker.
     public func finish() {
-        state.withLock { $0.closing = true }
-        available.signal()
-        finished.wait()
+        worker.finish()
+    }
+
+    private func playPending() {
+        let plays = pending.withLock { count in
+            defer { count = 0 }
+            return count
+        }
+        for _ in 0..<plays {
+            do {
+                try sound.sound.playAversiveSound()
+            } catch {
+                onFailure(String(describing: error))
+                break
+            }
+        }
     }
 }
 
-/// The sound output handed to the sound thread. Drivers are classes that are not all `Sendable`;
-/// after the hand-over only the sound thread plays on it (the loop never touches it again).
+/// The sound output handed to the sound worker. Drivers are classes that are not all `Sendable`;
+/// after the hand-over only the worker plays on it (the loop never touches it again).
 private struct UncheckedSound: @unchecked Sendable {
     let sound: SoundOutput
     init(_ sound: SoundOutput) { self.sound = sound }
