@@ -74,13 +74,13 @@ let package = Package(
         .target(name: "CWallClock"),
         // The device-to-collector sync protocol (docs/SYNC.md): wire types both ends share, the
         // preference merge, setting keys, CSV text, progress limits; pure apart from Codable. Imports
-        // ChronoCore only. ChronoStore re-exports it (its settings and exports are in these words).
+        // ChronoCore only. The store's settings and exports are in these words; their users import it.
         .target(name: "ChronoSync", dependencies: ["ChronoCore"]),
         // The device API: one HTTP API (Hummingbird) on a Unix socket and TCP, over the store and a live device.
         .target(
             name: "ChronoAPI",
             dependencies: [
-                "ChronoCore", "ChronoStore",
+                "ChronoCore", "ChronoStore", "ChronoSync",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

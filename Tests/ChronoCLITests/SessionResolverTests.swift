@@ -1,6 +1,7 @@
 import ChronoCore
 import ChronoRuntime
 import ChronoStore
+import ChronoSync
 import Foundation
 import Testing
 @testable import ChronoCLI

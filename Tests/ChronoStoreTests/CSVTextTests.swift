@@ -1,5 +1,6 @@
 import ChronoCore
 @testable import ChronoStore
+import ChronoSync
 import Testing
 
 /// CSV cells from outside cannot become formulas (OWASP "CSV Injection"); the program's numbers stay

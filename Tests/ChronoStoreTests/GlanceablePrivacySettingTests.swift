@@ -1,5 +1,6 @@
 import ChronoCore
 @testable import ChronoStore
+import ChronoSync
 import Testing
 
 /// `glanceable-privacy`: off by default, on or off through the one validator, kept on this device

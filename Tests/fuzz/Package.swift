@@ -25,6 +25,7 @@ let package = Package(
             "CFuzzerDriver",
             .product(name: "ChronoCore", package: "Chronoception"),
             .product(name: "ChronoStore", package: "Chronoception"),
+            .product(name: "ChronoSync", package: "Chronoception"),
         ]),
         // The glanceable state file as `status` reads it.
         // (The runtime, not the CLI: the CLI would bring the servers and two TLS libraries into every

@@ -1,5 +1,6 @@
 import ChronoCore
 import ChronoStore
+import ChronoSync
 import Foundation
 import Hummingbird
 

@@ -2,6 +2,7 @@ import ChronoCore
 import ChronoHardware
 import ChronoRuntime
 import ChronoStore
+import ChronoSync
 
 /// What the command line said about a session; nil: not given. An explicit value always wins over the
 /// settings and the board, even when it equals the built-in default.

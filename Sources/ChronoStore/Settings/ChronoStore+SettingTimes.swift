@@ -1,3 +1,4 @@
+import ChronoSync
 import GRDB
 
 extension ChronoStore {

@@ -1,4 +1,5 @@
 import ChronoCore
+import ChronoSync
 import GRDB
 
 extension ChronoStore {

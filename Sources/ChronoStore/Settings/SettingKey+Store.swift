@@ -1,8 +1,8 @@
-@_exported import ChronoSync
 import ChronoCore
+import ChronoSync
 
-// `SettingKey` itself is ChronoSync's (the collector shares it); re-exported, so every user of the
-// store keeps seeing the setting names, as it did when they were declared here.
+// `SettingKey` itself is ChronoSync's (the collector shares it); the store's words about each key
+// live here. A user of the store that names a key imports ChronoSync itself.
 
 extension SettingKey {
     public var summary: String {

@@ -1,4 +1,5 @@
 import ChronoCore
+import ChronoSync
 
 /// Every setting's stored text, read in one go, with the typed views its readers take: the session's
 /// part (`session`, for `SessionResolver`), health logging, privacy.

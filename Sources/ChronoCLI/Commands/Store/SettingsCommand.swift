@@ -2,6 +2,7 @@ import ArgumentParser
 import ChronoCommandLine
 import ChronoCore
 import ChronoStore
+import ChronoSync
 
 /// `chronoception settings list|get KEY|set KEY VALUE` (SPEC §6). The device and the session commands
 /// read these as their defaults at the next session.

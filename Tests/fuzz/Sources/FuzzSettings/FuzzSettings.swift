@@ -1,5 +1,6 @@
 import ChronoCore
 import ChronoStore
+import ChronoSync
 
 /// The fuzz function: `settings set KEY VALUE`. The first byte picks the key, the rest is the value.
 /// An accepted value must be canonical (accepting it again gives itself) and the device must be able
