@@ -1,15 +1,14 @@
-import ChronoAPI
 import ChronoCore
 import Synchronization
 
-/// A scripted device for API tests: it keeps a status, answers actions by the same rules a device
-/// applies (one session at a time, `end` for Passive only, Fear only when it was built with
-/// `fearAllowed`, as a daemon decides from its opt-in; a waiting pairing request blocks nothing
-/// and shows in the status), records what it was asked, and approves pairing only when the test
-/// approves on the device (`approveOnDevice()`, the long press) within the window.
+/// A scripted device for API tests: it keeps a status, answers actions by the same rules and in the
+/// same words a device does (one session at a time, `end` for Passive only, Fear only when it was
+/// built with `fearAllowed`, as a daemon decides from its opt-in; a waiting pairing request blocks
+/// nothing and shows in the status), records what it was asked, and approves pairing only when the
+/// test approves on the device (`approveOnDevice()`, the long press) within the window.
 public final class FakeDevice: DeviceControl {
     private struct State {
-        var status: DeviceStatus
+        var status: DeviceState
         var actions: [DeviceAction] = []
         var subscribers: [Int: AsyncStream<DeviceEvent>.Continuation] = [:]
         var nextSubscriber = 0
@@ -22,7 +21,7 @@ public final class FakeDevice: DeviceControl {
     private let state: Mutex<State>
     private let setupReport: DeviceSetup
 
-    public init(status: DeviceStatus = DeviceStatus(state: "Idle", board: "desktop", health: "on"),
+    public init(status: DeviceState = DeviceState(state: .idle, board: "desktop", health: "on"),
                 setup: DeviceSetup = DeviceSetup(board: "desktop", parts: [
                     DeviceSetup.Part(name: "button", status: .info, detail: "terminal keyboard"),
                 ], note: "The drivers the fake device opened."), fearAllowed: Bool = false) {
@@ -30,7 +29,7 @@ public final class FakeDevice: DeviceControl {
         setupReport = setup
     }
 
-    public func status() -> DeviceStatus { state.withLock { $0.status } }
+    public func status() -> DeviceState { state.withLock { $0.status } }
 
     public func setup() -> DeviceSetup { setupReport }
 
@@ -49,11 +48,11 @@ public final class FakeDevice: DeviceControl {
     /// Whether a pairing request is waiting on the device.
     public var pairingPending: Bool { state.withLock { $0.pendingPairing != nil } }
 
-    public func perform(_ action: DeviceAction) async -> DeviceActionResult {
+    public func perform(_ action: DeviceAction) async -> DeviceReply {
         if case .approvePairing(let requester, let window) = action {
             return await waitForApproval(requester, window: window)
         }
-        let (result, events) = state.withLock { state -> (DeviceActionResult, [DeviceEvent]) in
+        let (result, events) = state.withLock { state -> (DeviceReply, [DeviceEvent]) in
             state.actions.append(action)
             return Self.apply(action, to: &state)
         }
@@ -73,7 +72,7 @@ public final class FakeDevice: DeviceControl {
     }
 
     /// Sets the status and publishes it as a state event.
-    public func publish(_ status: DeviceStatus) {
+    public func publish(_ status: DeviceState) {
         state.withLock { $0.status = status }
         emit(.state(status))
     }
@@ -97,13 +96,14 @@ public final class FakeDevice: DeviceControl {
         return stream
     }
 
-    private func waitForApproval(_ requester: PairingRequester, window: TimeSpan) async -> DeviceActionResult {
+    private func waitForApproval(_ requester: PairingRequester, window: TimeSpan) async -> DeviceReply {
         let busy = state.withLock { state in
             state.actions.append(.approvePairing(requester, window: window))
             state.pairingRequested.append(requester)
             return state.pendingPairing != nil
         }
-        if busy { return .refused(.busy, reason: "Another pairing is waiting on the fake device.") }
+        // The fake keeps one request waiting: a second finds its queue full.
+        if busy { return .refused(.pairingQueueFull) }
         let approved = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             state.withLock { state in
                 state.pendingPairing = continuation
@@ -120,69 +120,61 @@ public final class FakeDevice: DeviceControl {
             }
         }
         state.withLock { $0.status.pairingRequest = nil }
-        return approved ? .done(message: "Paired \(requester.name).")
-            : .refused(.pairingNotApproved, reason: "Nobody approved on the device within \(window.nanoseconds / 1_000_000_000) s; pairing was not approved.")
+        return approved ? .pairingApproved : .refused(.pairingRefused("no long press within the time given"))
     }
 
-    private static func apply(_ action: DeviceAction, to state: inout State) -> (DeviceActionResult, [DeviceEvent]) {
+    private static func apply(_ action: DeviceAction, to state: inout State) -> (DeviceReply, [DeviceEvent]) {
         let running = state.status.sessionInProgress
+        let id = state.status.sessionID ?? ""
         switch action {
         case .start(let request):
-            guard !running else { return (.refused(.sessionRunning, reason: "A session is already running; end or discard it first."), []) }
-            if case .explicit(.fear, _, _) = request, !state.fearAllowed {
-                return (.refused(.fearNotEnabled, reason: "Fear Mode is not opted into: turn it on with the fear-mode setting."), [])
+            guard !running else { return (.refused(.sessionRunning(sessionID: id)), []) }
+            if case .explicit(.fear, _, _) = request, !state.fearAllowed { return (.refused(.fearNotOptedIn), []) }
+            let configuration: SessionConfiguration
+            do {
+                switch request {
+                case .lastConfiguration: configuration = try SessionConfiguration(mode: .challenge, interval: TrainingInterval(seconds: 60))
+                case .preset(let interval): configuration = try SessionConfiguration(mode: .challenge, interval: interval)
+                case .explicit(let mode, let interval, let count):
+                    configuration = try SessionConfiguration(mode: mode, interval: interval, plannedCount: count)
+                }
+            } catch {
+                return (.refused(.invalidConfiguration(String(describing: error))), [])
             }
             state.sessionNumber += 1
             var status = state.status
             status.sessionID = "FAKE-\(state.sessionNumber)"
-            switch request {
-            case .lastConfiguration:
-                status.mode = .challenge
-                status.interval = try? TrainingInterval(seconds: 60)
+            status.mode = configuration.mode
+            status.interval = configuration.interval
+            if configuration.mode.usesAttempts {
                 status.attempt = 1
-                status.attemptCount = 1
-                status.state = "WaitingForStart"
-            case .preset(let interval):
-                status.mode = .challenge
-                status.interval = interval
-                status.attempt = 1
-                status.attemptCount = 1
-                status.state = "WaitingForStart"
-            case .explicit(let mode, let interval, let count):
-                status.mode = mode
-                status.interval = interval
-                if mode == .passive {
-                    status.repetitionsDone = 0
-                    status.repetitionCount = count ?? SessionConfiguration.defaultRepetitionCount
-                    status.state = "PassiveRunning"
-                } else {
-                    status.attempt = 1
-                    status.attemptCount = count ?? 1
-                    status.state = "WaitingForStart"
-                }
+                status.attemptCount = configuration.plannedCount
+                status.state = .waitingForStart
+            } else {
+                status.repetitionsDone = 0
+                status.repetitionCount = configuration.plannedCount
+                status.state = .passiveRunning
             }
             state.status = status
-            return (.done(message: "Starting \(status.mode?.rawValue ?? "") at \(status.interval?.description ?? "")."), [.state(status)])
+            return (.started(sessionID: status.sessionID ?? "", configuration: configuration), [.state(status)])
         case .endPassive:
-            guard running else { return (.refused(.nothingRunning, reason: "No session is running."), []) }
-            guard state.status.mode == .passive else {
-                return (.refused(.notPassive, reason: "Only a Passive session is ended; discard a Challenge or Fear session instead."), [])
-            }
-            return finish(&state, as: "Completed")
+            guard running else { return (.refused(.nothingRunning), []) }
+            guard state.status.mode == .passive else { return (.refused(.notPassive(state.status.mode ?? .challenge)), []) }
+            return (.ended(sessionID: id, status: .completed), finish(&state, as: .completed))
         case .discard:
-            guard running else { return (.refused(.nothingRunning, reason: "No session is running."), []) }
-            return finish(&state, as: "Aborted")
+            guard running else { return (.refused(.nothingRunning), []) }
+            return (.discarded(sessionID: id), finish(&state, as: .aborted))
         case .approvePairing:
-            return (.refused(.busy, reason: "unreachable"), [])
+            return (.refused(.pairingQueueFull), [])
         }
     }
 
-    private static func finish(_ state: inout State, as end: String) -> (DeviceActionResult, [DeviceEvent]) {
+    /// Back to idle; the events a device sends for the session's end.
+    private static func finish(_ state: inout State, as status: SessionStatus) -> [DeviceEvent] {
         let id = state.status.sessionID ?? ""
-        var idle = DeviceStatus(state: "Idle", board: state.status.board, health: state.status.health)
-        idle.version = state.status.version
+        var idle = DeviceState(state: .idle, board: state.status.board, health: state.status.health)
         idle.pairingRequest = state.status.pairingRequest
         state.status = idle
-        return (.done(message: "Session \(end.lowercased())."), [.sessionFinished(sessionID: id, status: end.lowercased()), .state(idle)])
+        return [.sessionFinished(sessionID: id, status: status), .state(idle)]
     }
 }

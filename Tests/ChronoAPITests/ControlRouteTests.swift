@@ -66,7 +66,7 @@ struct ControlRouteTests {
             let refused = try await api.request(.POST, "/api/v1/device/start", json: fearStart)
             #expect(refused.status == 422)
             #expect(refused.errorCode == "fear_not_enabled")
-            #expect((refused.json["error"] as? [String: Any])?["message"] as? String == "Fear Mode is not opted into: turn it on with the fear-mode setting.")
+            #expect((refused.json["error"] as? [String: Any])?["message"] as? String == "Fear Mode is not opted into: turn it on with `chronoception settings set fear-mode on`.")
             #expect(api.fake.actions == [.start(.explicit(mode: .fear, interval: try TrainingInterval(seconds: 60), count: nil))])
         }
     }
@@ -105,7 +105,7 @@ struct ControlRouteTests {
             let started = try #require(try await reader.next())
             #expect(started.name == "state")
             #expect(started.data.contains("\"state\":\"WaitingForStart\""))
-            api.fake.emit(.feedback(DeviceFeedback(sessionID: "FAKE-1", index: 1, count: 2, text: "late by 1.2 s (2 %)", zone: "green")))
+            api.fake.emit(.feedback(DeviceFeedback(sessionID: "FAKE-1", index: 1, count: 2, text: "late by 1.2 s (2 %)", zone: .green)))
             let feedback = try #require(try await reader.next())
             #expect(feedback.name == "feedback")
             #expect(feedback.data == #"{"session_id":"FAKE-1","index":1,"count":2,"text":"late by 1.2 s (2 %)","zone":"green"}"#)

@@ -6,12 +6,14 @@ import Testing
 
 @Suite("GET /device names the session the device starts next")
 struct DeviceNextSessionRouteTests {
-    static let next = DeviceStatus.NextSession(mode: .challenge, interval: try! TrainingInterval(seconds: 15), count: 2)
+    static let next = DeviceState.NextSession(mode: .challenge, interval: try! TrainingInterval(seconds: 15), count: 2)
 
     @Test("device.next_session in GET /device and in the state event, exactly; null during a session; documented in openapi.json")
     func nextSession() async throws {
-        let idle = DeviceStatus(state: "Idle", board: "desktop", mode: .challenge, interval: try TrainingInterval(seconds: 15),
-                                health: "on", nextSession: Self.next)
+        var idle = DeviceState(state: .idle, board: "desktop", health: "on")
+        idle.mode = .challenge
+        idle.interval = try TrainingInterval(seconds: 15)
+        idle.nextSession = Self.next
         let member = #""next_session":{"mode":"challenge","interval":"15s","interval_seconds":15,"count":2}"#
         #expect(DeviceEvent.state(idle).serverSentEvent.contains(member))
         try await APIHarness.with(device: FakeDevice(status: idle)) { api in
@@ -19,7 +21,7 @@ struct DeviceNextSessionRouteTests {
             #expect(reply.status == 200)
             #expect(reply.text.contains(member), "\(reply.text)")
 
-            api.fake.publish(DeviceStatus(state: "AttemptRunning", board: "desktop", mode: .challenge))
+            api.fake.publish(DeviceState(state: .attemptRunning, board: "desktop"))
             let running = try await api.request("/api/v1/device")
             #expect(running.text.contains(#""next_session":null"#), "\(running.text)")
 

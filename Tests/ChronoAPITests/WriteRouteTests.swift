@@ -79,7 +79,7 @@ struct WriteRouteTests {
         try await APIHarness.with { api in
             let step1 = try await api.request(.POST, "/api/v1/delete-all")
             let token = try #require(step1.json["confirmation_token"] as? String)
-            api.fake.publish(DeviceStatus(state: "AttemptRunning", board: "desktop", mode: .challenge))
+            api.fake.publish(DeviceState(state: .attemptRunning, board: "desktop"))
             let step2 = try await api.request(.POST, "/api/v1/delete-all/confirm", json: #"{"confirmation_token": "\#(token)"}"#)
             #expect(step2.status == 409)
             #expect(step2.errorCode == "session_running")

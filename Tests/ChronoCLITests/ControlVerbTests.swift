@@ -57,7 +57,7 @@ struct ControlVerbTests {
             }
             while lines.count < 1 { try await Task.sleep(for: .milliseconds(1)) }
             _ = try await client.request(.POST, "/device/start", json: #"{"mode":"challenge","interval":"1m","count":3}"#)
-            device.emit(.feedback(DeviceFeedback(sessionID: "FAKE-1", index: 1, count: 3, text: "early by 2.0 s (3 %)", zone: "green")))
+            device.emit(.feedback(DeviceFeedback(sessionID: "FAKE-1", index: 1, count: 3, text: "early by 2.0 s (3 %)", zone: .green)))
             _ = try await client.request(.POST, "/device/discard")
             while lines.count < 5 { try await Task.sleep(for: .milliseconds(1)) }
             following.cancel()

@@ -30,7 +30,7 @@ struct DaemonPairingAPITests {
                                                 soundStatus: { .inaudible(reason: "none") })
         let button = try ScriptedButton()
         let lines = RecordingLines()
-        let hub = RuntimeEventHub()
+        let hub = DeviceEventHub()
         let stateFile = StateFile(path: directory + "/state.json")
         let finished = CollectedFinishes()
         let loop = try SessionLoop(

@@ -70,10 +70,10 @@ struct DaemonRestartTests {
         var started: [SessionConfiguration] {
             actions.compactMap { if case .sessionStarted(let record) = $0 { return record.configuration } else { return nil } }
         }
-        var lastState: RuntimeState? {
+        var lastState: DeviceState? {
             actions.last { if case .state = $0 { return true } else { return false } }.flatMap { if case .state(let s) = $0 { return s } else { return nil } }
         }
-        var lastFile: JSONValue? { lastState?.json(updated: WallTime(unixNanoseconds: 0, utcOffsetSeconds: 0), pid: 1) }
+        var lastFile: JSONValue? { lastState?.published(at: WallTime(unixNanoseconds: 0, utcOffsetSeconds: 0)).stateFileJSON(pid: 1) }
     }
 
     static func tap(_ at: Int64) -> [SessionEvent] {
@@ -107,7 +107,7 @@ struct DaemonRestartTests {
         // snapshot has caught up), and so does every state from then on.
         let states = first.actions.compactMap { if case .state(let s) = $0 { return s } else { return nil } }
         let fromSummary = try #require(states.firstIndex { $0.state == .sessionSummary })
-        let shown = states[fromSummary...].map { $0.json(updated: WallTime(unixNanoseconds: 0, utcOffsetSeconds: 0), pid: 1)["last_session"]?.compactText }
+        let shown = states[fromSummary...].map { $0.published(at: WallTime(unixNanoseconds: 0, utcOffsetSeconds: 0)).stateFileJSON(pid: 1)["last_session"]?.compactText }
         #expect(shown.allSatisfy { $0 == expected }, "\(shown)")
 
         // A new process on the same store says it in its first state.
@@ -151,8 +151,8 @@ struct DaemonRestartTests {
         try scratch.store.setSetting(.defaultAttempts, to: "1", nowUnixSeconds: before)
         let first = try Daemon(scratch.store)
         // Started by request with its own configuration: Challenge 20s ×3, not the defaults.
-        let reply = Mutex<DaemonReply?>(nil)
-        first.take(first.controller.receive(.request(.start(mode: .challenge, interval: try TrainingInterval(seconds: 20), count: 3),
+        let reply = Mutex<DeviceReply?>(nil)
+        first.take(first.controller.receive(.request(.start(.explicit(mode: .challenge, interval: try TrainingInterval(seconds: 20), count: 3)),
                                                      reply: { answer in reply.withLock { $0 = answer } }), at: Self.ms(100)))
         guard case .started = reply.withLock({ $0 }) else {
             Issue.record("not started")

@@ -34,8 +34,8 @@ struct SingleSessionLastSessionTests {
     static let seededHidden = #"{"date":"2026-11-18","interval":"1m 0s","interval_seconds":60,"time_acuity_score":null}"#
 
     /// The file's `last_session` member as written (after `GlanceablePrivacy`).
-    static func lastSession(_ state: RuntimeState?) throws -> String? {
-        try #require(state).json(updated: WallTime(unixNanoseconds: 0, utcOffsetSeconds: 0), pid: 1)["last_session"]?.compactText
+    static func lastSession(_ state: DeviceState?) throws -> String? {
+        try #require(state).published(at: WallTime(unixNanoseconds: 0, utcOffsetSeconds: 0)).stateFileJSON(pid: 1)["last_session"]?.compactText
     }
 
     /// The state file as written (compact JSON, keys in the writer's order): one member's text.
@@ -56,7 +56,7 @@ struct SingleSessionLastSessionTests {
         return String(text[start.upperBound..<end])
     }
 
-    static func states(_ actions: [LoopAction]) -> [RuntimeState] {
+    static func states(_ actions: [LoopAction]) -> [DeviceState] {
         actions.compactMap { if case .state(let state) = $0 { return state } else { return nil } }
     }
 
@@ -71,11 +71,11 @@ struct SingleSessionLastSessionTests {
         let recorder = StoreSessionRecorder(store: scratch.store, report: { _ in })
         var context = SessionContext(board: "desktop", pressHint: "press space", soundAudibility: .inaudible(reason: "none"), healthStatus: "on")
         context.glanceablePrivacy = hidden
-        context.lastSession = try scratch.store.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first.map(RuntimeState.LastSession.init)
+        context.lastSession = try scratch.store.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first.map(DeviceState.LastSession.init)
         let controller = SingleSessionController(
             configuration: try SessionConfiguration(mode: .challenge, interval: TrainingInterval(seconds: 10), plannedCount: 1),
             context: context, sessionID: "0F3A0000-0000-4000-8000-000000000001")
-        var published: [RuntimeState] = []
+        var published: [DeviceState] = []
         func take(_ actions: [LoopAction]) {
             for action in actions {
                 switch action {
@@ -112,7 +112,7 @@ struct SingleSessionLastSessionTests {
     @Test("a discarded session leaves the store's newest in place")
     func discardedKeepsTheStoresNewest() throws {
         var context = SessionContext(board: "desktop", pressHint: "press space", soundAudibility: .inaudible(reason: "none"), healthStatus: "on")
-        context.lastSession = RuntimeState.LastSession(date: "2026-11-18", interval: try TrainingInterval(seconds: 60), timeAcuityScore: 92)
+        context.lastSession = DeviceState.LastSession(date: "2026-11-18", interval: try TrainingInterval(seconds: 60), timeAcuityScore: 92)
         let controller = SingleSessionController(
             configuration: try SessionConfiguration(mode: .challenge, interval: TrainingInterval(seconds: 10), plannedCount: 3),
             context: context, sessionID: "D")

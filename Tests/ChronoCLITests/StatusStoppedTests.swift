@@ -1,4 +1,5 @@
 import ChronoCommandLine
+import ChronoCore
 import Foundation
 import ChronoRuntime
 import Testing
@@ -11,7 +12,7 @@ import Testing
 
     @Test func theStoppedJSONUsesTheStateFilesKeysAndSaysWhy() {
         #expect(StoppedStatus.json(stateFile: "/run/x/state.json").compactText
-                == #"{"version":"# + "\(RuntimeState.formatVersion)" + #","state":"Stopped","reason":"no state file at /run/x/state.json: the device is not running; start it with chronoception run, or a single session with chronoception challenge","state_file":"/run/x/state.json"}"#)
+                == #"{"version":"# + "\(DeviceState.formatVersion)" + #","state":"Stopped","reason":"no state file at /run/x/state.json: the device is not running; start it with chronoception run, or a single session with chronoception challenge","state_file":"/run/x/state.json"}"#)
     }
 
     @Test(arguments: [["--json"], ["--format", "json"]])
@@ -22,7 +23,7 @@ import Testing
         #expect(result.errors == "")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(object["state"] as? String == "Stopped")
-        #expect(object["version"] as? Int == RuntimeState.formatVersion)
+        #expect(object["version"] as? Int == DeviceState.formatVersion)
         #expect(object["state_file"] as? String == missing)
         #expect((object["reason"] as? String)?.hasPrefix("no state file at \(missing): the device is not running") == true)
     }

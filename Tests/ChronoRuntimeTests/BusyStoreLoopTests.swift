@@ -38,7 +38,7 @@ struct BusyStoreLoopTests {
         let harness = try LoopHarness(controller: controller, stateFile: stateFile, alsoRecord: [blocked])
         let states = Mutex<[String]>([])
         let subscription = harness.events.subscribe { event in
-            if case .stateChanged(let state) = event { states.withLock { $0.append(state.state.rawValue) } }
+            if case .state(let state) = event { states.withLock { $0.append(state.state.rawValue) } }
         }
         defer { subscription.cancel() }
         harness.start()

@@ -36,8 +36,8 @@ class ControllerRig {
         }
     }
 
-    func ask(_ request: DaemonRequest, at instant: MonotonicInstant) -> DaemonReply? {
-        let answer = Mutex<DaemonReply?>(nil)
+    func ask(_ request: DeviceAction, at instant: MonotonicInstant) -> DeviceReply? {
+        let answer = Mutex<DeviceReply?>(nil)
         take(controller.receive(.request(request, reply: { reply in answer.withLock { $0 = reply } }), at: instant))
         return answer.withLock { $0 }
     }
@@ -61,7 +61,7 @@ class ControllerRig {
     var cues: [(String, MonotonicInstant)] {
         actions.compactMap { if case .vibrate(let vibration) = $0 { return (vibration.label.text, vibration.due) } else { return nil } }
     }
-    var lastState: RuntimeState? {
+    var lastState: DeviceState? {
         actions.last { if case .state = $0 { return true } else { return false } }.flatMap { if case .state(let s) = $0 { return s } else { return nil } }
     }
 }

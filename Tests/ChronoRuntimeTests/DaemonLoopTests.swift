@@ -85,7 +85,7 @@ struct DaemonLoopTests {
     func events() throws {
         let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
         let harness = rig.harness
-        let heard = Mutex<[RuntimeEvent]>([])
+        let heard = Mutex<[DeviceEvent]>([])
         let subscription = harness.handle.subscribe { event in heard.withLock { $0.append(event) } }
         // Each event carries when the loop published it, before it was heard; states (one writer
         // delivers them) in the order published.
@@ -93,7 +93,7 @@ struct DaemonLoopTests {
         let timed = harness.events.subscribeWithTimes { event, publishedAt in
             let heardAt = MonotonicClock.now().nanoseconds
             var isState = false
-            if case .stateChanged = event { isState = true }
+            if case .state = event { isState = true }
             stamps.withLock { $0.append((publishedAt.nanoseconds, heardAt, isState)) }
         }
         defer { timed.cancel() }
@@ -113,9 +113,9 @@ struct DaemonLoopTests {
         subscription.cancel()
         let events = heard.withLock { $0 }
         let id = try #require(harness.recorder.started.first?.sessionID)
-        #expect(events.contains { if case .attemptFeedback(id, let m) = $0 { return m.index == 1 } else { return false } })
-        #expect(events.contains { if case .sessionFinished(id, let outcome) = $0 { return outcome.status == .completed } else { return false } })
-        let states = events.compactMap { if case .stateChanged(let state) = $0 { return state.state } else { return nil } }
+        #expect(events.contains { if case .feedback(let feedback) = $0 { return feedback.sessionID == id && feedback.index == 1 && feedback.count == 1 } else { return false } })
+        #expect(events.contains(.sessionFinished(sessionID: id, status: .completed)))
+        let states = events.compactMap { if case .state(let state) = $0 { return state.state } else { return nil } }
         #expect(states.first == .idle)
         #expect(states.contains(.attemptRunning))
         #expect(states.last == .stopped)
@@ -125,12 +125,12 @@ struct DaemonLoopTests {
         let stateStamps = times.filter(\.state)
         #expect(stateStamps.count >= 3)
         #expect(zip(stateStamps, stateStamps.dropFirst()).allSatisfy { $0.published <= $1.published })
-        #expect(harness.events.latestStatePublishedAt != nil)
+        #expect(harness.events.latestState?.updated != nil)
     }
 }
 
 @Suite("Control requests through the daemon handle")
-struct DaemonRequestTests {
+struct DeviceActionTests {
     @Test("Start the last configuration; a second start is refused while it runs; discard ends it aborted")
     func startAndDiscard() throws {
         let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 2))
@@ -138,12 +138,12 @@ struct DaemonRequestTests {
         harness.start()
         try harness.waitForLine("Ready. Tap")
         #expect(try harness.ask(.discard) == .refused(.nothingRunning))
-        guard case .started(let id, let configuration) = try harness.ask(.startLast) else {
+        guard case .started(let id, let configuration) = try harness.ask(.start(.lastConfiguration)) else {
             Issue.record("not started")
             return
         }
         #expect(configuration.mode == .challenge && configuration.plannedCount == 2)
-        #expect(try harness.ask(.startLast) == .refused(.sessionRunning(sessionID: id)))
+        #expect(try harness.ask(.start(.lastConfiguration)) == .refused(.sessionRunning(sessionID: id)))
         #expect(try harness.ask(.endPassive) == .refused(.notPassive(.challenge)))
         #expect(try harness.ask(.discard) == .discarded(sessionID: id))
         try harness.waitForLine("Idle. Tap to start")
@@ -160,7 +160,7 @@ struct DaemonRequestTests {
         harness.start()
         try harness.waitForLine("Ready. Tap")
         let preset = TrainingInterval.testOnly(milliseconds: 250)
-        guard case .started(let first, let presetConfiguration) = try harness.ask(.startPreset(preset)) else {
+        guard case .started(let first, let presetConfiguration) = try harness.ask(.start(.preset(preset))) else {
             Issue.record("preset not started")
             return
         }
@@ -168,7 +168,7 @@ struct DaemonRequestTests {
         #expect(try harness.ask(.discard) == .discarded(sessionID: first))
         try harness.waitForLine("Idle. Tap to start")
         let interval = TrainingInterval.testOnly(milliseconds: 150)
-        guard case .started(let passive, let configuration) = try harness.ask(.start(mode: .passive, interval: interval, count: 20)) else {
+        guard case .started(let passive, let configuration) = try harness.ask(.start(.explicit(mode: .passive, interval: interval, count: 20))) else {
             Issue.record("passive not started")
             return
         }
@@ -187,8 +187,8 @@ struct DaemonRequestTests {
         let harness = rig.harness
         harness.start()
         try harness.waitForLine("Ready. Tap")
-        #expect(try harness.ask(.start(mode: .fear, interval: .builtInPreset, count: 1)) == .refused(.fearNotOptedIn))
-        guard case .refused(.invalidConfiguration(let message)) = try harness.ask(.start(mode: .challenge, interval: .builtInPreset, count: 500)) else {
+        #expect(try harness.ask(.start(.explicit(mode: .fear, interval: .builtInPreset, count: 1))) == .refused(.fearNotOptedIn))
+        guard case .refused(.invalidConfiguration(let message)) = try harness.ask(.start(.explicit(mode: .challenge, interval: .builtInPreset, count: 500))) else {
             Issue.record("an out-of-range count was not refused")
             return
         }
@@ -197,7 +197,7 @@ struct DaemonRequestTests {
         _ = try harness.finish()
         #expect(harness.recorder.started.isEmpty)
         // After the loop has ended, a request is answered at once: the device is stopping.
-        #expect(try harness.ask(.startLast) == .refused(.stopping))
+        #expect(try harness.ask(.start(.lastConfiguration)) == .refused(.stopping))
     }
 
     @Test("Pairing: a waiting request blocks no tap, start or discard; a long press in idle approves it; silence expires it")
@@ -208,8 +208,8 @@ struct DaemonRequestTests {
         try harness.waitForLine("Ready. Tap")
         let anna = PairingRequester(name: "Anna's phone", address: "192.168.1.20")
 
-        let approved = Mutex<DaemonReply?>(nil)
-        harness.handle.request(.approvePairing(anna, within: .seconds(20))) { reply in approved.withLock { $0 = reply } }
+        let approved = Mutex<DeviceReply?>(nil)
+        harness.handle.request(.approvePairing(anna, window: .seconds(20))) { reply in approved.withLock { $0 = reply } }
         try harness.waitForLine(#"Pairing request from "Anna's phone" at 192.168.1.20: to approve, hold the button"#)
         #expect(harness.waitFor { harness.events.latestState?.pairingRequest } == anna)
         // The ordinary tap starts a session, as always; the request waits through it.
@@ -222,7 +222,7 @@ struct DaemonRequestTests {
         }
         // Back in idle the request is announced again; a start request is not blocked either.
         try harness.waitForLines(#"Pairing request from "Anna's phone""#, count: 2)
-        guard case .started = try harness.ask(.startLast) else {
+        guard case .started = try harness.ask(.start(.lastConfiguration)) else {
             Issue.record("a waiting pairing request blocked start")
             return
         }
@@ -239,7 +239,7 @@ struct DaemonRequestTests {
         #expect(harness.motor.onSpans.count >= 1)
 
         // Nobody at the device: it expires unapproved.
-        #expect(try harness.ask(.approvePairing(anna, within: .milliseconds(200)))
+        #expect(try harness.ask(.approvePairing(anna, window: .milliseconds(200)))
                 == .refused(.pairingRefused("no long press within the time given")))
         try harness.waitForLine("expired unapproved.")
         // With nothing waiting a long press browses presets again.
@@ -259,7 +259,7 @@ struct DaemonRequestTests {
         let harness = try LoopHarness(controller: controller)
         harness.start()
         try harness.waitForLine("Passive:")
-        #expect(try harness.ask(.startLast) == .refused(.notADaemon))
+        #expect(try harness.ask(.start(.lastConfiguration)) == .refused(.notADaemon))
         harness.loop.stopper.stop(reason: "done")
         _ = try harness.finish()
     }

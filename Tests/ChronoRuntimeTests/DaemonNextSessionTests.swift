@@ -18,7 +18,7 @@ struct DaemonNextSessionTests {
 
     typealias Rig = ControllerRig
 
-    static func next(_ configuration: SessionConfiguration) -> RuntimeState.NextSession { RuntimeState.NextSession(configuration) }
+    static func next(_ configuration: SessionConfiguration) -> DeviceState.NextSession { DeviceState.NextSession(configuration) }
 
     @Test("next_session is what a start without a configuration starts: at first, after settings change, and while the snapshot lags the session just run")
     func nextSessionIsWhatStarts() throws {
@@ -26,17 +26,17 @@ struct DaemonNextSessionTests {
         let library = SettableLibrary(Self.snapshot(first))
         let rig = Rig(library: library)
         #expect(rig.lastState?.state == .idle)
-        #expect(rig.lastState?.nextSession == RuntimeState.NextSession(mode: .passive, interval: .testOnly(milliseconds: 300), count: 4))
+        #expect(rig.lastState?.nextSession == DeviceState.NextSession(mode: .passive, interval: .testOnly(milliseconds: 300), count: 4))
 
         // The defaults change (as `settings set default-…` would make the store's snapshot say).
         var changed = try QuickSession.configuration(.challenge, count: 2)
         changed.interval = try TrainingInterval(seconds: 15)
         library.set(Self.snapshot(changed))
         rig.settingsChanged(at: Self.ms(100))
-        #expect(rig.lastState?.nextSession == RuntimeState.NextSession(mode: .challenge, interval: try TrainingInterval(seconds: 15), count: 2))
+        #expect(rig.lastState?.nextSession == DeviceState.NextSession(mode: .challenge, interval: try TrainingInterval(seconds: 15), count: 2))
         #expect(rig.lines.last == "Settings changed. Tap to start challenge 15s ×2; hold to browse presets.")
         let updated = WallTime(unixNanoseconds: 1_795_000_000_002_000_000, utcOffsetSeconds: 0)
-        let text = try #require(rig.lastState).json(updated: updated, pid: 7).compactText
+        let text = try #require(rig.lastState).published(at: updated).stateFileJSON(pid: 7).compactText
         #expect(text == """
             {"version":3,"state":"Idle","board":"test","mode":"challenge","interval":"15s","interval_seconds":15,\
             "attempt":null,"attempt_count":null,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
@@ -45,11 +45,11 @@ struct DaemonNextSessionTests {
             "glanceable_privacy":false,"updated":"\(updated.iso8601)","pid":7}
             """, "\(text)")
 
-        guard case .started(let id, let started) = rig.ask(.startLast, at: Self.ms(200)) else {
+        guard case .started(let id, let started) = rig.ask(.start(.lastConfiguration), at: Self.ms(200)) else {
             Issue.record("not started")
             return
         }
-        #expect(Self.next(started) == RuntimeState.NextSession(mode: .challenge, interval: try TrainingInterval(seconds: 15), count: 2))
+        #expect(Self.next(started) == DeviceState.NextSession(mode: .challenge, interval: try TrainingInterval(seconds: 15), count: 2))
         #expect(rig.lastState?.nextSession == nil, "no next session while one runs")
         #expect(rig.ask(.discard, at: Self.ms(300)) == .discarded(sessionID: id))
 
@@ -58,7 +58,7 @@ struct DaemonNextSessionTests {
         library.set(Self.snapshot(first))
         rig.settingsChanged(at: Self.ms(400))
         #expect(rig.lastState?.nextSession == Self.next(started))
-        guard case .started(_, let again) = rig.ask(.startLast, at: Self.ms(500)) else {
+        guard case .started(_, let again) = rig.ask(.start(.lastConfiguration), at: Self.ms(500)) else {
             Issue.record("not started again")
             return
         }
@@ -69,15 +69,15 @@ struct DaemonNextSessionTests {
     func fearWithoutOptIn() throws {
         let fear = try QuickSession.configuration(.fear, count: 3)
         let rig = Rig(library: SettableLibrary(Self.snapshot(fear, fearAllowed: false)))
-        #expect(rig.lastState?.nextSession == RuntimeState.NextSession(mode: .challenge, interval: fear.interval, count: 3))
-        guard case .started(_, let started) = rig.ask(.startLast, at: Self.ms(100)) else {
+        #expect(rig.lastState?.nextSession == DeviceState.NextSession(mode: .challenge, interval: fear.interval, count: 3))
+        guard case .started(_, let started) = rig.ask(.start(.lastConfiguration), at: Self.ms(100)) else {
             Issue.record("refused")
             return
         }
         #expect(started.mode == .challenge)
         // Asked for by name, Fear is still refused.
         _ = rig.ask(.discard, at: Self.ms(200))
-        #expect(rig.ask(.start(mode: .fear, interval: fear.interval, count: 1), at: Self.ms(300)) == .refused(.fearNotOptedIn))
+        #expect(rig.ask(.start(.explicit(mode: .fear, interval: fear.interval, count: 1)), at: Self.ms(300)) == .refused(.fearNotOptedIn))
     }
 
     @Test("in the summary window after a session ends, discard and end say it is already saved and start says to wait: nothing is discarded, the session stays completed")
@@ -86,24 +86,24 @@ struct DaemonNextSessionTests {
         let passive = try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 2, feedbackMilliseconds: 500)
         let rig = Rig(library: SettableLibrary(Self.snapshot(passive)))
         #expect(rig.ask(.discard, at: Self.ms(50)) == .refused(.nothingRunning))
-        guard case .started(let id, _) = rig.ask(.startLast, at: Self.ms(100)) else {
+        guard case .started(let id, _) = rig.ask(.start(.lastConfiguration), at: Self.ms(100)) else {
             Issue.record("not started")
             return
         }
-        #expect(rig.ask(.startLast, at: Self.ms(150)) == .refused(.sessionRunning(sessionID: id)))
+        #expect(rig.ask(.start(.lastConfiguration), at: Self.ms(150)) == .refused(.sessionRunning(sessionID: id)))
         rig.feed([], until: Self.ms(800))
         #expect(rig.lastState?.state == .sessionSummary)
         #expect(rig.recorder.finished.map(\.outcome.status) == [.completed])
 
         let discard = rig.ask(.discard, at: Self.ms(800))
         #expect(discard == .refused(.sessionAlreadySaved(sessionID: id, status: .completed, discard: true)))
-        #expect(DaemonRefusal.sessionAlreadySaved(sessionID: id, status: .completed, discard: true).description
+        #expect(DeviceRefusal.sessionAlreadySaved(sessionID: id, status: .completed, discard: true).description
                 == "Nothing to discard: the session that just ended (\(id)) is already saved as completed.")
         #expect(rig.ask(.endPassive, at: Self.ms(850)) == .refused(.sessionAlreadySaved(sessionID: id, status: .completed, discard: false)))
-        #expect(DaemonRefusal.sessionAlreadySaved(sessionID: id, status: .completed, discard: false).description
+        #expect(DeviceRefusal.sessionAlreadySaved(sessionID: id, status: .completed, discard: false).description
                 == "Nothing to end: the session that just ended (\(id)) is already saved as completed.")
-        #expect(rig.ask(.startLast, at: Self.ms(900)) == .refused(.sessionJustEnded(sessionID: id)))
-        #expect(DaemonRefusal.sessionJustEnded(sessionID: id).description
+        #expect(rig.ask(.start(.lastConfiguration), at: Self.ms(900)) == .refused(.sessionJustEnded(sessionID: id)))
+        #expect(DeviceRefusal.sessionJustEnded(sessionID: id).description
                 == "The session that just ended (\(id)) is saved and the device is showing its summary; start again in a moment.")
         // Nothing was discarded: no cue, no second record, the same one session completed.
         #expect(!rig.cues.map(\.0).contains("discarded"))
@@ -113,7 +113,7 @@ struct DaemonNextSessionTests {
         // Once the summary is over the device is idle and starts again.
         rig.feed([], until: Self.ms(1_300))
         #expect(rig.lastState?.state == .idle)
-        guard case .started(let second, _) = rig.ask(.startLast, at: Self.ms(1_300)) else {
+        guard case .started(let second, _) = rig.ask(.start(.lastConfiguration), at: Self.ms(1_300)) else {
             Issue.record("not started after the summary")
             return
         }

@@ -18,17 +18,17 @@ struct DaemonPairingTests {
 
         func request(_ requester: PairingRequester, within: TimeSpan, at instant: MonotonicInstant) {
             let log = replyLog
-            take(controller.receive(.request(.approvePairing(requester, within: within), reply: { reply in
+            take(controller.receive(.request(.approvePairing(requester, window: within), reply: { reply in
                 log.entries.withLock { $0.append((requester.name, reply)) }
             }), at: instant))
         }
 
-        var replies: [(String, DaemonReply)] { replyLog.entries.withLock { $0 } }
+        var replies: [(String, DeviceReply)] { replyLog.entries.withLock { $0 } }
     }
 
     /// The replies, in the order they came.
     final class ReplyLog: Sendable {
-        let entries = Mutex<[(String, DaemonReply)]>([])
+        let entries = Mutex<[(String, DeviceReply)]>([])
     }
 
     static func press(_ at: Int64, hold: Int64) -> [SessionEvent] {
@@ -72,10 +72,10 @@ struct DaemonPairingTests {
     func requestsBlockNothing() throws {
         let rig = Rig(try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 50))
         rig.request(Self.anna, within: .seconds(30), at: Self.ms(100))
-        guard case .started = rig.ask(.startLast, at: Self.ms(200)) else { Issue.record("start refused"); return }
+        guard case .started = rig.ask(.start(.lastConfiguration), at: Self.ms(200)) else { Issue.record("start refused"); return }
         guard case .ended = rig.ask(.endPassive, at: Self.ms(1_000)) else { Issue.record("end refused"); return }
         rig.feed([], until: Self.ms(3_000))
-        guard case .started = rig.ask(.start(mode: .passive, interval: .testOnly(milliseconds: 300), count: 5), at: Self.ms(3_100)) else {
+        guard case .started = rig.ask(.start(.explicit(mode: .passive, interval: .testOnly(milliseconds: 300), count: 5)), at: Self.ms(3_100)) else {
             Issue.record("start refused"); return
         }
         guard case .discarded = rig.ask(.discard, at: Self.ms(3_200)) else { Issue.record("discard refused"); return }
@@ -125,6 +125,6 @@ struct DaemonPairingTests {
             rig.request(PairingRequester(name: "p\(index)", address: "10.0.0.\(index)"), within: .seconds(30), at: Self.ms(1_800))
         }
         #expect(rig.replies.isEmpty)
-        #expect(rig.ask(.approvePairing(Self.stranger, within: .seconds(30)), at: Self.ms(1_900)) == .refused(.pairingQueueFull))
+        #expect(rig.ask(.approvePairing(Self.stranger, window: .seconds(30)), at: Self.ms(1_900)) == .refused(.pairingQueueFull))
     }
 }

@@ -15,7 +15,7 @@ final class LoopHarness: @unchecked Sendable {
     let sound: RecordingSound?
     let lines = RecordingLines()
     let recorder = RecordingRecorder()
-    let events = RuntimeEventHub()
+    let events = DeviceEventHub()
     let loop: SessionLoop
     private let result = Mutex<Result<SessionLoop.Report, Error>?>(nil)
     private let ended = DispatchSemaphore(value: 0)
@@ -60,8 +60,8 @@ final class LoopHarness: @unchecked Sendable {
     var handle: DaemonHandle { DaemonHandle(loop: loop, events: events) }
 
     /// Asks `request` through the handle and waits for the answer (at most `limit` seconds).
-    func ask(_ request: DaemonRequest, limit: Double = 10) throws -> DaemonReply {
-        let answer = Mutex<DaemonReply?>(nil)
+    func ask(_ request: DeviceAction, limit: Double = 10) throws -> DeviceReply {
+        let answer = Mutex<DeviceReply?>(nil)
         let answered = DispatchSemaphore(value: 0)
         handle.request(request) { reply in
             answer.withLock { $0 = reply }
@@ -100,7 +100,7 @@ final class LoopHarness: @unchecked Sendable {
 enum HarnessError: Error, CustomStringConvertible {
     case loopDidNotEnd
     case lineNeverCame(String, seen: [String])
-    case noAnswer(DaemonRequest)
+    case noAnswer(DeviceAction)
 
     var description: String {
         switch self {

@@ -10,22 +10,22 @@ import Testing
 struct StateFilePrivacyTests {
     static let updated = WallTime(unixNanoseconds: 1_795_000_000_002_000_000, utcOffsetSeconds: 0)
 
-    static func feedbackState(hidden: Bool) throws -> RuntimeState {
-        var state = RuntimeState(state: .feedbackFlash, board: "desktop", health: "on")
+    static func feedbackState(hidden: Bool) throws -> DeviceState {
+        var state = DeviceState(state: .feedbackFlash, board: "desktop", health: "on")
         state.mode = .challenge
         state.interval = try TrainingInterval(seconds: 30)
         state.attempt = 2
         state.attemptCount = 5
         state.sessionID = "S"
         state.lastFeedback = "Late by 3s · yellow"
-        state.lastSession = RuntimeState.LastSession(date: "2026-11-24", interval: try TrainingInterval(seconds: 30), timeAcuityScore: 81)
+        state.lastSession = DeviceState.LastSession(date: "2026-11-24", interval: try TrainingInterval(seconds: 30), timeAcuityScore: 81)
         state.glanceablePrivacy = hidden
         return state
     }
 
     @Test("off: the file shows the feedback and the score")
     func off() throws {
-        #expect(try Self.feedbackState(hidden: false).json(updated: Self.updated, pid: 7).compactText == """
+        #expect(try Self.feedbackState(hidden: false).published(at: Self.updated).stateFileJSON(pid: 7).compactText == """
             {"version":3,"state":"FeedbackFlash","board":"desktop","mode":"challenge","interval":"30s","interval_seconds":30,\
             "attempt":2,"attempt_count":5,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":"on","last_feedback":"Late by 3s · yellow","session_id":"S","offered_preset":null,"pairing_request":null,\
@@ -36,7 +36,7 @@ struct StateFilePrivacyTests {
 
     @Test("on: state, mode, interval and counts stay; the feedback and the score are null")
     func on() throws {
-        #expect(try Self.feedbackState(hidden: true).json(updated: Self.updated, pid: 7).compactText == """
+        #expect(try Self.feedbackState(hidden: true).published(at: Self.updated).stateFileJSON(pid: 7).compactText == """
             {"version":3,"state":"FeedbackFlash","board":"desktop","mode":"challenge","interval":"30s","interval_seconds":30,\
             "attempt":2,"attempt_count":5,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":"on","last_feedback":null,"session_id":"S","offered_preset":null,"pairing_request":null,\
@@ -50,18 +50,18 @@ struct StateFilePrivacyTests {
         let configuration = try QuickSession.configuration(.challenge, count: 2)
         var snapshot = DeviceSnapshot(nextConfiguration: configuration, lastSessionID: nil, presets: [configuration.interval],
                                       patterns: IntervalPatternBook(), defaults: SessionDefaults(), healthStatus: "on", fearAllowed: false,
-                                      lastCompleted: RuntimeState.LastSession(date: "2026-11-24", interval: configuration.interval, timeAcuityScore: 81))
+                                      lastCompleted: DeviceState.LastSession(date: "2026-11-24", interval: configuration.interval, timeAcuityScore: 81))
         let library = SettableLibrary(snapshot)
         let keeper = SnapshotKeeper(library: library)
         let controller = DeviceDaemonController(keeper: keeper, board: "test", pressHint: "press", soundStatus: { .inaudible(reason: "none") })
-        var published: [RuntimeState] = []
+        var published: [DeviceState] = []
         func take(_ actions: [LoopAction]) {
             for action in actions {
                 if case .state(let state) = action { published.append(state) }
                 if case .offLoop(let job) = action { job() }
             }
         }
-        func lastSession() throws -> JSONValue? { try #require(published.last).json(updated: Self.updated, pid: 7)["last_session"] }
+        func lastSession() throws -> JSONValue? { try #require(published.last).published(at: Self.updated).stateFileJSON(pid: 7)["last_session"] }
         take(controller.start(at: MonotonicInstant(nanoseconds: 0)))
         #expect(published.last?.glanceablePrivacy == false)
         #expect(try lastSession()?["time_acuity_score"] == .int(81))
@@ -75,7 +75,7 @@ struct StateFilePrivacyTests {
             #expect(try lastSession()?["date"] == .string("2026-11-24"))
         }
         // Mid-session (a start request): the switch re-publishes the session's state withheld at once.
-        take(controller.receive(.request(.startLast, reply: { _ in }), at: MonotonicInstant(nanoseconds: 300_000_000)))
+        take(controller.receive(.request(.start(.lastConfiguration), reply: { _ in }), at: MonotonicInstant(nanoseconds: 300_000_000)))
         #expect(published.last?.state == .waitingForStart)
         let before = published.count
         snapshot.glanceablePrivacy = true

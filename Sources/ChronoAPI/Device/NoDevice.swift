@@ -5,18 +5,17 @@ import ChronoCore
 public struct NoDevice: DeviceControl {
     public init() {}
 
-    public func status() -> DeviceStatus {
-        DeviceStatus(state: DeviceStatus.noDeviceState)
+    public func status() -> DeviceState { DeviceState(state: .noDevice) }
+
+    public func setup() -> DeviceSetup {
+        DeviceSetup(board: nil, parts: [],
+                    note: "No device is attached to this companion (it serves a data directory). On the device, `chronoception board check` tests the button, motor and sound.")
     }
 
-    public func setup() -> DeviceSetup { .noDevice }
-
-    public func perform(_ action: DeviceAction) async -> DeviceActionResult {
+    public func perform(_ action: DeviceAction) async -> DeviceReply {
         switch action {
-        case .approvePairing:
-            return .refused(.noDevice, reason: "There is no device button here to approve pairing. Make a key with `chronoception companion keys add NAME`, or open the login URL `chronoception companion` printed.")
-        case .start, .endPassive, .discard:
-            return .refused(.noDevice, reason: "No device is attached to this companion (it serves a data directory only). Control a session on the device running `chronoception run`.")
+        case .approvePairing: return .refused(.noDeviceToPair)
+        case .start, .endPassive, .discard: return .refused(.noDevice)
         }
     }
 

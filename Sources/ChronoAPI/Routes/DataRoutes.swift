@@ -57,7 +57,7 @@ enum DataRoutes {
     /// Deleting under a running session would leave the device writing to rows that are gone.
     static func refuseDuringSession(_ state: APIState) throws(APIError) {
         if state.device.status().sessionInProgress {
-            throw APIError.refused(.sessionRunning, "A session is running on the device. End or discard it first, then delete.")
+            throw APIError(.conflict, DeviceRefusal.Code.sessionRunning.rawValue, "A session is running on the device. End or discard it first, then delete.")
         }
     }
 }

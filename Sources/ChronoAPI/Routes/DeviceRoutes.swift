@@ -9,7 +9,7 @@ enum DeviceRoutes {
             let status = state.device.status()
             let last = try await state.withStore { try $0.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first }
             return JSONResponse.ok(.object([
-                ("device", status.json),
+                ("device", status.apiJSON),
                 ("setup", state.device.setup().json),
                 ("last_session", last.map(lastSessionJSON) ?? .null),
             ]))
@@ -77,11 +77,8 @@ enum DeviceRoutes {
     }
 
     static func perform(_ action: DeviceAction, _ state: APIState) async throws -> Response {
-        switch await state.device.perform(action) {
-        case .done(let message):
-            return JSONResponse.ok(.object([("message", .string(message)), ("device", state.device.status().json)]), status: .accepted)
-        case .refused(let refusal, let reason):
-            throw APIError.refused(refusal, reason)
-        }
+        let reply = await state.device.perform(action)
+        if case .refused(let refusal) = reply { throw APIError.refused(refusal) }
+        return JSONResponse.ok(.object([("message", .string(reply.message)), ("device", state.device.status().apiJSON)]), status: .accepted)
     }
 }

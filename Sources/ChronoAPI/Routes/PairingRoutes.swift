@@ -37,9 +37,9 @@ enum PairingRoutes {
             defer { state.pairingGate.finish(address: address) }
             let requester = PairingRequester(name: name, address: address)
             switch await state.device.perform(.approvePairing(requester, window: state.configuration.pairingWindow)) {
-            case .refused(let refusal, let reason):
-                throw APIError.refused(refusal, reason)
-            case .done:
+            case .refused(let refusal):
+                throw APIError.refused(refusal)
+            case .pairingApproved, .started, .ended, .discarded:
                 let now = state.nowUnixSeconds
                 let (record, secret) = try await state.withStore { _ in try state.keys.issue(name: name, kind: .paired, pairedFrom: address, nowUnixSeconds: now) }
                 var headers: HTTPFields = [:]

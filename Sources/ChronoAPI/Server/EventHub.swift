@@ -1,3 +1,4 @@
+import ChronoCore
 import ServiceLifecycle
 import Synchronization
 

@@ -50,15 +50,15 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         }
     }
 
-    /// The device's refusal, with the status that fits it.
-    static func refused(_ refusal: DeviceRefusal, _ reason: String) -> APIError {
+    /// The device's refusal in its words, with its code and the status that fits it.
+    static func refused(_ refusal: DeviceRefusal) -> APIError {
         let status: HTTPResponse.Status
-        switch refusal {
+        switch refusal.code {
         // No device is a state of this server, not a failure of it: 409 like the other refusals.
         case .noDevice, .nothingRunning, .sessionRunning, .notPassive, .busy: status = .conflict
         case .fearNotEnabled, .invalidConfiguration: status = .unprocessableContent
         case .pairingNotApproved: status = .forbidden
         }
-        return APIError(status, refusal.rawValue, reason)
+        return APIError(status, refusal.code.rawValue, refusal.description)
     }
 }

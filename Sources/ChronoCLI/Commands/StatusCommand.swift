@@ -67,8 +67,8 @@ struct StatusCommand: ParsableCommand {
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw CommandFailure(message: "\(shown) is not a state file (it is not a JSON object). Give the file `chronoception run` writes (see --help), or leave --state-file out.", status: .badInput)
         }
-        if let version = object["version"] as? NSNumber, version.intValue > RuntimeState.formatVersion {
-            printError("warning: \(shown) was written by a newer Chronoception (state file version \(version), this one reads \(RuntimeState.formatVersion)); fields it does not know are not shown. Update chronoception.")
+        if let version = object["version"] as? NSNumber, version.intValue > DeviceState.formatVersion {
+            printError("warning: \(shown) was written by a newer Chronoception (state file version \(version), this one reads \(DeviceState.formatVersion)); fields it does not know are not shown. Update chronoception.")
         }
         if json || format == .json {
             print(text.trimmingCharacters(in: .whitespacesAndNewlines))

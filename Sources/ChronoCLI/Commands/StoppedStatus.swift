@@ -20,8 +20,8 @@ enum StoppedStatus {
     /// the `state_file` looked for.
     static func json(stateFile path: String) -> JSONValue {
         .object([
-            ("version", .int(RuntimeState.formatVersion)),
-            ("state", .string(RuntimeState.Name.stopped.rawValue)),
+            ("version", .int(DeviceState.formatVersion)),
+            ("state", .string(DeviceState.Name.stopped.rawValue)),
             ("reason", .string(reason(stateFile: path))),
             ("state_file", .string(path)),
         ])

@@ -80,7 +80,7 @@ public struct DeviceDaemon {
         let keeper = SnapshotKeeper(library: library)
         // One event hub for the daemon's life: the API's live events and status read it; the loop
         // behind it may be replaced when an input-device button comes back.
-        let events = RuntimeEventHub()
+        let events = DeviceEventHub()
         let device = DaemonDevice(hub: events)
         let server = configuration.api.flatMap { DaemonAPIServer.start(store: store, device: device, configuration: $0, console: console) }
         defer { server?.stop() }

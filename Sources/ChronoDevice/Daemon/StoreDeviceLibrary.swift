@@ -59,7 +59,7 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
         let storedLast = (try? store.lastConfiguration()) ?? nil
         let health = HealthNotes.stateText(settings: settings, store: store)
         let newestCompleted = (try? store.sessionPage(SessionQuery(status: .completed, limit: 1)))?.sessions.first
-        let lastCompleted = newestCompleted.map(RuntimeState.LastSession.init)
+        let lastCompleted = newestCompleted.map(DeviceState.LastSession.init)
         // Only the first snapshot of this process needs the store's times (see below).
         let firstSnapshot = state.withLock { $0.seenDefaults == nil }
         let changedBeforeStart = firstSnapshot && SessionResolver.defaultsChangedAfterLastSession(

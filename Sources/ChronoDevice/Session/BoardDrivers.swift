@@ -1,5 +1,4 @@
 import ArgumentParser
-import ChronoAPI
 import ChronoCore
 import ChronoHardware
 import ChronoRuntime

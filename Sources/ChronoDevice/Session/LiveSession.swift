@@ -35,7 +35,7 @@ public enum LiveSession {
         context.glanceablePrivacy = settings.glanceablePrivacy
         // The state file's last_session from the first state on, as the daemon's (nil before any).
         context.lastSession = ((try? store.sessionPage(SessionQuery(status: .completed, limit: 1)))?.sessions.first)
-            .map(RuntimeState.LastSession.init)
+            .map(DeviceState.LastSession.init)
         let controller = SingleSessionController(configuration: configuration, context: context)
         let motor = drivers.motorSettings
         let loop = try SessionLoop(

@@ -2,8 +2,8 @@ import ChronoCore
 
 /// How any thread talks to a running device daemon (the companion's API, tests) without ever blocking
 /// its loop:
-/// - `snapshot()`: the latest published `RuntimeState` (what the state file shows);
-/// - `request(_:)`: a control action posted through the loop's mailbox; the loop decides it at once
+/// - `snapshot()`: the latest published `DeviceState` (what the state file shows);
+/// - `request(_:)`: a `DeviceAction` posted through the loop's mailbox; the loop decides it at once
 ///   and the answer comes back on the writer thread (an async function, or a completion closure);
 /// - `subscribe(_:)`: every state change, each attempt's feedback and each finished session, on the
 ///   writer thread.
@@ -11,31 +11,31 @@ import ChronoCore
 /// Create it from the loop and the hub given to the loop's `LoopSinks.events`.
 public struct DaemonHandle: Sendable {
     private let messenger: LoopMessenger
-    private let hub: RuntimeEventHub
+    private let hub: DeviceEventHub
 
-    public init(loop: SessionLoop, events: RuntimeEventHub) {
+    public init(loop: SessionLoop, events: DeviceEventHub) {
         messenger = loop.messenger
         hub = events
     }
 
     /// The latest published state; nil until the loop has started.
-    public func snapshot() -> RuntimeState? { hub.latestState }
+    public func snapshot() -> DeviceState? { hub.latestState }
 
-    /// Posts `request`; `completion` is called once, off the loop thread, with the loop's answer.
-    /// If the loop has already ended, the request is answered `.refused(.stopping)`.
-    public func request(_ request: DaemonRequest, completion: @escaping @Sendable (DaemonReply) -> Void) {
-        messenger.post(.request(request, reply: completion))
+    /// Posts `action`; `completion` is called once, off the loop thread, with the loop's answer.
+    /// If the loop has already ended, the action is answered `.refused(.stopping)`.
+    public func request(_ action: DeviceAction, completion: @escaping @Sendable (DeviceReply) -> Void) {
+        messenger.post(.request(action, reply: completion))
     }
 
-    /// Posts `request` and waits (asynchronously) for the loop's answer.
-    public func request(_ request: DaemonRequest) async -> DaemonReply {
+    /// Posts `action` and waits (asynchronously) for the loop's answer.
+    public func request(_ action: DeviceAction) async -> DeviceReply {
         await withCheckedContinuation { continuation in
-            self.request(request) { continuation.resume(returning: $0) }
+            self.request(action) { continuation.resume(returning: $0) }
         }
     }
 
-    /// Hears runtime events until the subscription is cancelled.
-    public func subscribe(_ handler: @escaping @Sendable (RuntimeEvent) -> Void) -> RuntimeSubscription {
+    /// Hears the device's events until the subscription is cancelled.
+    public func subscribe(_ handler: @escaping @Sendable (DeviceEvent) -> Void) -> DeviceEventSubscription {
         hub.subscribe(handler)
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 /// The device daemon (`chronoception run`, SPEC §7): between sessions the one-button idle menu — a tap
 /// starts the last session configuration, a long press offers the presets in frecency order, each
 /// announced by its own H(I), and a tap picks one — and sessions follow one another until the daemon
-/// is stopped. Control requests (`DaemonRequest`) from other threads start, end or discard sessions and
-/// ask the person to approve a pairing.
+/// is stopped. Actions (`DeviceAction`) from other threads start, end or discard sessions and ask the
+/// person to approve a pairing.
 ///
 /// Pairing requests wait in a `PairingQueue` and never block anything: the oldest is announced by the
 /// pairing-request cue and named (companion and address) on the console, in the state file and to the
@@ -33,9 +33,9 @@ public final class DeviceDaemonController: LoopController {
     private var runner: SessionRunner?
     private var lastRun: (sessionID: String, configuration: SessionConfiguration)?
     /// The session this daemon completed last, as its states named it (see `lastCompleted`).
-    private var justCompleted: (sessionID: String, lastSession: RuntimeState.LastSession)?
+    private var justCompleted: (sessionID: String, lastSession: DeviceState.LastSession)?
     private var pairings = PairingQueue()
-    private var pairingReplies: [Int: @Sendable (DaemonReply) -> Void] = [:]
+    private var pairingReplies: [Int: @Sendable (DeviceReply) -> Void] = [:]
     /// The shown request whose cue has played, and when (nil: none shown, or not announced in idle yet).
     private var announcedPairing: (id: Int, at: MonotonicInstant)?
     /// A new snapshot arrived while the menu was in use; rebuild it when it is idle again.
@@ -135,8 +135,8 @@ public final class DeviceDaemonController: LoopController {
         case .hangup:
             let keeper = keeper
             return [.offLoop { keeper.reload() }]
-        case .request(let request, let reply):
-            let (actions, answer) = decide(request, reply: reply, at: now)
+        case .request(let action, let reply):
+            let (actions, answer) = decide(action, reply: reply, at: now)
             guard let answer else { return stamped(actions) }
             return stamped(actions + [.offLoop { reply(answer) }])
         }
@@ -144,12 +144,12 @@ public final class DeviceDaemonController: LoopController {
 
     // MARK: Requests
 
-    /// The loop's answer to a request (nil: answered later — a pairing request, by a long press or its expiry).
-    private func decide(_ request: DaemonRequest, reply: @escaping @Sendable (DaemonReply) -> Void,
-                        at now: MonotonicInstant) -> ([LoopAction], DaemonReply?) {
+    /// The loop's answer to an action (nil: answered later — a pairing request, by a long press or its expiry).
+    private func decide(_ action: DeviceAction, reply: @escaping @Sendable (DeviceReply) -> Void,
+                        at now: MonotonicInstant) -> ([LoopAction], DeviceReply?) {
         if stopped { return ([], .refused(.stopping)) }
-        switch request {
-        case .startLast, .startPreset, .start:
+        switch action {
+        case .start(let request):
             // A waiting pairing request never blocks a start: it waits through the session.
             if let refusal = sessionRefusal(.start) { return ([], .refused(refusal)) }
             let configuration: SessionConfiguration
@@ -160,7 +160,7 @@ public final class DeviceDaemonController: LoopController {
             }
             // Fear asked for by name without the opt-in is refused; what a tap would start (the last
             // configuration, a preset) runs as the tap runs it, as Challenge (`runnable`).
-            if case .start = request, !fearPermission.allowsByName(configuration.mode) { return ([], .refused(.fearNotOptedIn)) }
+            if case .explicit = request, !fearPermission.allowsByName(configuration.mode) { return ([], .refused(.fearNotOptedIn)) }
             let actions = startSession(configuration, at: now)
             guard let runner else { return (actions, .refused(.stopping)) }
             return (actions, .started(sessionID: runner.sessionID, configuration: runner.configuration))
@@ -177,9 +177,9 @@ public final class DeviceDaemonController: LoopController {
             var actions = runner.discard(at: now)
             if runner.isOver { actions += enterIdle(at: now, announce: false) }
             return (actions, .discarded(sessionID: runner.sessionID))
-        case .approvePairing(let requester, let within):
-            guard within > .zero else { return ([], .refused(.invalidConfiguration("The approval window must be longer than 0 s."))) }
-            guard case .queued(let id, let shown) = pairings.add(requester, window: within, at: now) else {
+        case .approvePairing(let requester, let window):
+            guard window > .zero else { return ([], .refused(.invalidConfiguration("The approval window must be longer than 0 s."))) }
+            guard case .queued(let id, let shown) = pairings.add(requester, window: window, at: now) else {
                 return ([], .refused(.pairingQueueFull))
             }
             pairingReplies[id] = reply
@@ -197,7 +197,7 @@ public final class DeviceDaemonController: LoopController {
     /// Why a start, end or discard does not apply to the session now (nil: it does), as the core's
     /// `SessionRequestRule` decides: in the summary window after a session ended nothing runs, so
     /// nothing is ended or discarded, and a start waits for the summary to end.
-    private func sessionRefusal(_ request: SessionRequestRule.Request) -> DaemonRefusal? {
+    private func sessionRefusal(_ request: SessionRequestRule.Request) -> DeviceRefusal? {
         let session = runner.map { (mode: $0.configuration.mode, phase: $0.engine.phase) }
         let id = runner?.sessionID ?? ""
         switch SessionRequestRule.decide(request, session: session) {
@@ -211,14 +211,14 @@ public final class DeviceDaemonController: LoopController {
         }
     }
 
-    private func requestedConfiguration(_ request: DaemonRequest) throws(ConfigurationError) -> SessionConfiguration {
+    private func requestedConfiguration(_ request: StartRequest) throws(ConfigurationError) -> SessionConfiguration {
         switch request {
-        case .startPreset(let interval):
+        case .preset(let interval):
             let last = nextConfiguration()
             return try snapshot.configuration(mode: last.mode, interval: interval, count: last.plannedCount)
-        case .start(let mode, let interval, let count):
+        case .explicit(let mode, let interval, let count):
             return try snapshot.configuration(mode: mode, interval: interval, count: count)
-        default:
+        case .lastConfiguration:
             return nextConfiguration()
         }
     }
@@ -306,7 +306,7 @@ public final class DeviceDaemonController: LoopController {
     }
 
     /// What the device shows now: the session's state, or the idle menu's.
-    private func currentState() -> RuntimeState {
+    private func currentState() -> DeviceState {
         if let runner { return runner.state }
         if case .browsing(let index, _)? = menu?.state, let menu { return idleState(offering: menu.presets[index]) }
         return idleState(offering: nil)
@@ -372,7 +372,7 @@ public final class DeviceDaemonController: LoopController {
 
     /// The newest completed session: the one this daemon has just completed while the snapshot does
     /// not know it yet (its finish record is being written), else the snapshot's from the store.
-    private var lastCompleted: RuntimeState.LastSession? {
+    private var lastCompleted: DeviceState.LastSession? {
         if let justCompleted, justCompleted.sessionID == lastRun?.sessionID, justCompleted.sessionID != snapshot.lastCompletedID {
             return justCompleted.lastSession
         }
@@ -414,16 +414,16 @@ public final class DeviceDaemonController: LoopController {
         "\(configuration.mode.rawValue) \(configuration.interval) ×\(configuration.plannedCount)"
     }
 
-    private func idleState(offering preset: TrainingInterval?) -> RuntimeState {
-        var state = RuntimeState(state: preset == nil ? .idle : .configuring,
+    private func idleState(offering preset: TrainingInterval?) -> DeviceState {
+        var state = DeviceState(state: preset == nil ? .idle : .configuring,
                                  board: board, health: snapshot.healthStatus)
         if let configuration = menu?.lastConfiguration {
             state.mode = configuration.mode
             state.interval = configuration.interval
         }
         state.offeredPreset = preset
-        // The one answer to "what does a tap start now": the configuration `.startLast` starts.
-        state.nextSession = RuntimeState.NextSession(runnable(nextConfiguration()))
+        // The one answer to "what does a tap start now": the configuration `.start(.lastConfiguration)` starts.
+        state.nextSession = DeviceState.NextSession(runnable(nextConfiguration()))
         return state
     }
 }

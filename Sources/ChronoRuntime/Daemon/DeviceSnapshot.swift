@@ -22,15 +22,15 @@ public struct DeviceSnapshot: Hashable, Sendable {
     public var fearAllowed: Bool
     /// The newest completed session (date, interval, score) for the state file's `last_session`
     /// (SPEC §8's glanceable surfaces); nil before the first.
-    public var lastCompleted: RuntimeState.LastSession?
+    public var lastCompleted: DeviceState.LastSession?
     /// That session's id: tells the daemon when the store has caught up with a session it just completed.
     public var lastCompletedID: String?
-    /// The `glanceable-privacy` setting, for the state file (`RuntimeState.glanceablePrivacy`).
+    /// The `glanceable-privacy` setting, for the state file (`DeviceState.glanceablePrivacy`).
     public var glanceablePrivacy = false
 
     public init(nextConfiguration: SessionConfiguration, lastSessionID: String?, presets: [TrainingInterval],
                 patterns: IntervalPatternBook, defaults: SessionDefaults, healthStatus: String, fearAllowed: Bool,
-                lastCompleted: RuntimeState.LastSession? = nil) {
+                lastCompleted: DeviceState.LastSession? = nil) {
         self.nextConfiguration = nextConfiguration
         self.lastSessionID = lastSessionID
         self.presets = presets.isEmpty ? [.builtInPreset] : presets

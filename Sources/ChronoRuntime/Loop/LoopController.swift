@@ -10,12 +10,12 @@ public enum LoopAction: Sendable {
     /// A line for the person (feedback, summary, notices).
     case console(String)
     /// What the glanceable state file should now say; published only when it changed.
-    case state(RuntimeState)
+    case state(DeviceState)
     /// Hand to the recorder, on the writer thread.
     case sessionStarted(SessionStartRecord)
     case sessionFinished(SessionFinishRecord)
-    /// Tell the subscribers (`RuntimeEventHub`), on the writer thread.
-    case event(RuntimeEvent)
+    /// Tell the subscribers (`DeviceEventHub`), on the writer thread.
+    case event(DeviceEvent)
     /// Run this on the writer thread, after everything posted before it (a reply to a request, a
     /// snapshot refresh once a record is saved). Never run on the loop.
     case offLoop(@Sendable () -> Void)

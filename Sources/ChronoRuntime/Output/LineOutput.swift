@@ -39,9 +39,9 @@ public struct LoopSinks: Sendable {
     /// nil: sessions are not kept.
     public var recorder: SessionRecorder?
     /// nil: no subscribers (state changes, feedback, finished sessions; see `DaemonHandle`).
-    public var events: RuntimeEventHub?
+    public var events: DeviceEventHub?
 
-    public init(console: LineOutput, stateFile: StateFile?, recorder: SessionRecorder?, events: RuntimeEventHub? = nil) {
+    public init(console: LineOutput, stateFile: StateFile?, recorder: SessionRecorder?, events: DeviceEventHub? = nil) {
         self.console = console
         self.stateFile = stateFile
         self.recorder = recorder

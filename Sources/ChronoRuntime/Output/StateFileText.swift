@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// The state file (`RuntimeState`'s JSON) in words, as `chronoception status` prints it. Here, beside
+/// The state file (`DeviceState`'s JSON) in words, as `chronoception status` prints it. Here, beside
 /// the file's writer, so the reader and the writer change together (and the state-file fuzzer needs
 /// no more than the runtime).
 public enum StateFileText {

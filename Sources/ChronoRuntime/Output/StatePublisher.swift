@@ -16,10 +16,11 @@ final class StatePublisher: Sendable {
         self.console = console
     }
 
-    func publish(_ state: RuntimeState) {
+    /// Writes `state`, stamped with when it is written.
+    func publish(_ state: DeviceState) {
         let updated = MonotonicClock.wallClockAnchor().wallTime(at: MonotonicClock.now())
         do {
-            try file.replace(with: state.json(updated: updated, pid: getpid()).compactText)
+            try file.replace(with: state.published(at: updated).stateFileJSON(pid: getpid()).compactText)
         } catch {
             let first = failedBefore.withLock { failed in
                 defer { failed = true }

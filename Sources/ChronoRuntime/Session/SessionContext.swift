@@ -14,7 +14,7 @@ public struct SessionContext: Sendable {
     public var glanceablePrivacy = false
     /// The newest completed session the store knew when this one began, for the state file's
     /// `last_session` (SPEC §8); the session itself takes its place once it completes.
-    public var lastSession: RuntimeState.LastSession?
+    public var lastSession: DeviceState.LastSession?
 
     public init(board: String, pressHint: String, soundAudibility: SoundStatus, healthStatus: String) {
         self.board = board

@@ -86,15 +86,15 @@ final class SessionRunner {
     }
 
     /// The state file's view of the session.
-    var state: RuntimeState {
-        var state = RuntimeState(state: RuntimeState.Name(engine.phase), board: context.board, health: context.healthStatus)
+    var state: DeviceState {
+        var state = DeviceState(state: DeviceState.Name(engine.phase), board: context.board, health: context.healthStatus)
         state.mode = configuration.mode
         state.interval = configuration.interval
         state.sessionID = sessionID
         state.fearSound = fearSound
         state.lastFeedback = lastFeedback
         state.glanceablePrivacy = context.glanceablePrivacy
-        state.lastSession = engine.outcome.flatMap { RuntimeState.LastSession(finished: $0, anchor: anchor) } ?? context.lastSession
+        state.lastSession = engine.outcome.flatMap { DeviceState.LastSession(finished: $0, anchor: anchor) } ?? context.lastSession
         if configuration.mode.usesAttempts {
             state.attemptCount = configuration.plannedCount
             switch engine.phase {
@@ -127,7 +127,7 @@ final class SessionRunner {
             case .attemptMeasured(let measurement, _):
                 lastFeedback = measurement.feedbackText
                 actions.append(.console("Attempt \(measurement.index) of \(count): \(measurement.feedbackText)"))
-                actions.append(.event(.attemptFeedback(sessionID: sessionID, measurement: measurement)))
+                actions.append(.event(.feedback(DeviceFeedback(sessionID: sessionID, count: count, measurement: measurement))))
             case .boundaryReached(let boundary):
                 actions.append(.console("Boundary \(boundary.index) of \(count)."))
             case .pressIgnored(_, let reason, _):
@@ -148,7 +148,7 @@ final class SessionRunner {
                 actions.append(.sessionFinished(SessionFinishRecord(
                     sessionID: sessionID, outcome: outcome, anchor: anchor, board: context.board,
                     boundariesFired: Self.reported(engine.boundariesFired))))
-                actions.append(.event(.sessionFinished(sessionID: sessionID, outcome: outcome)))
+                actions.append(.event(.sessionFinished(sessionID: sessionID, status: outcome.status)))
             }
         }
         actions.append(.state(state))

@@ -1,8 +1,7 @@
-import ChronoCore
-
 /// The device's setup as onboarding shows it: its board and, part by part (board, button, motor,
 /// sound), what `board check` would say about it. The daemon reports the drivers it opened (opening
-/// them is the check: it could not run otherwise); `NoDevice` reports no parts and says where to look.
+/// them is the check: it could not run otherwise); the API's `NoDevice` reports no parts and says where
+/// to look.
 public struct DeviceSetup: Hashable, Sendable {
     /// How a part stands.
     public enum Status: String, Hashable, Sendable {
@@ -42,11 +41,6 @@ public struct DeviceSetup: Hashable, Sendable {
         self.parts = parts
         self.note = note
     }
-
-    /// What a companion without a device reports.
-    public static let noDevice = DeviceSetup(
-        board: nil, parts: [],
-        note: "No device is attached to this companion (it serves a data directory). On the device, `chronoception board check` tests the button, motor and sound.")
 
     public var json: JSONValue {
         .object([
