@@ -25,8 +25,10 @@ public struct SessionStartRecord: Hashable, Sendable {
     }
 }
 
-/// What is known when a session finishes (completed, aborted or interrupted), with the one decision
-/// on its health record (`HealthRecordBuilder.decide`), made here once for every keeper.
+/// What is known when a session finishes (completed, aborted or interrupted), with the rule on its
+/// health record (`HealthRecordBuilder.decide`) applied to it: the store asks `healthDecision` once,
+/// where it saves the session, writes the ledger line from the answer and hands the record to the
+/// health log as it is.
 public struct SessionFinishRecord: Hashable, Sendable {
     public var sessionID: String
     public var outcome: SessionOutcome
@@ -52,7 +54,8 @@ public struct SessionFinishRecord: Hashable, Sendable {
         self.soundAudibleAtStart = soundAudibleAtStart
     }
 
-    /// Whether this session gets a health record, and the record (SPEC §4).
+    /// Whether this session gets a health record, and the record (SPEC §4). Computed on each call:
+    /// ask once and hand the answer on.
     public var healthDecision: HealthRecordBuilder.Decision {
         HealthRecordBuilder.decide(for: outcome, sessionID: sessionID, device: board, anchor: anchor)
     }

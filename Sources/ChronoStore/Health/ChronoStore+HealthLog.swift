@@ -1,48 +1,13 @@
 import ChronoCore
 import GRDB
 
-/// The health-log side of the store (SPEC §4): deliver a finished session's record, report the status,
-/// backfill what is owed, release what was held for the clock.
+/// The health-log side of the store (SPEC §4) that reads sessions back: report the status, backfill
+/// what is owed, release what was held for the clock, export. A session being saved hands its record
+/// on in memory instead (`ChronoStore+HealthDelivery.swift`).
 extension ChronoStore {
     /// The clock as the `wall-clock-check` setting wants it seen.
     func effectiveClock(_ settings: StoreSettings) -> any WallClockStatus {
         settings.wallClockCheck ? kernelClock : TrustedWallClockStatus(base: kernelClock)
-    }
-
-    /// Writes one finished session's record if it is due and logging allows; keeps the ledger.
-    func deliverHealthRecord(sessionID: String, nowUnixNanoseconds now: Int64) throws(StoreError) -> HealthDelivery {
-        let settings = try settings()
-        let session = try session(id: sessionID)
-        switch HealthRecordAvailability.of(session, clock: effectiveClock(settings), checkClock: settings.wallClockCheck) {
-        case .never(let reason):
-            try write { db in try setLedger(db, sessionID: sessionID, state: .skipped, code: "not_eligible", reason: reason, now: now) }
-            return .skipped(reason: reason)
-        case .held(let reason):
-            try write { db in try setLedger(db, sessionID: sessionID, state: .owed, code: "clock_unsynchronised", reason: reason, now: now) }
-            return .owed(reason: reason)
-        case .record(let record):
-            if !settings.healthLoggingEnabled {
-                let reason = "Health logging was off; `chronoception health backfill` writes it after `health enable`."
-                try write { db in try setLedger(db, sessionID: sessionID, state: .owed, code: "logging_off", reason: reason, now: now) }
-                return .owed(reason: reason)
-            }
-            if let failure = settings.healthFailure {
-                let reason = "Health logging stopped after a failure (\(failure)); run `chronoception health enable`, then `health backfill`."
-                try write { db in try setLedger(db, sessionID: sessionID, state: .owed, code: "logging_failing", reason: reason, now: now) }
-                return .owed(reason: reason)
-            }
-            do {
-                try healthLogTarget(settings.healthLogPath).append(line: record.jsonLine)
-            } catch {
-                let first = try write { db in
-                    try setLedger(db, sessionID: sessionID, state: .owed, code: "write_failed", reason: "Writing failed: \(error.reason)", now: now)
-                    return try recordHealthFailure(error.reason, db, nowUnixSeconds: now / 1_000_000_000)
-                }
-                return .failed(reason: error.reason, firstFailure: first)
-            }
-            try write { db in try setLedger(db, sessionID: sessionID, state: .written, code: nil, reason: nil, now: now, written: true) }
-            return .written
-        }
     }
 
     /// Writes the records held back for an unsynchronised clock, once the clock is synchronised and

@@ -9,6 +9,10 @@ import ChronoCore
 /// restart the monotonic clock of that boot is gone and the times cannot be corrected: such a record is
 /// skipped, because a misleading record is worse than none (HealthKit seed §2). With
 /// `wall-clock-check off` every anchor is trusted as it is.
+///
+/// This is the reading path: it decides from a session read back from the store, for backfill,
+/// held records, orphaned records and export. A session being saved does not come here unless its
+/// anchor is one the clock may still correct; its record is decided once where it is saved.
 enum HealthRecordAvailability {
     case record(HealthRecord)
     case never(reason: String)

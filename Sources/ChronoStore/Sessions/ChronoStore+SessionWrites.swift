@@ -20,23 +20,34 @@ extension ChronoStore {
     /// fired), its preset use and its health-ledger line — in one transaction, then writes its health
     /// record when one is due. The session is safe on disk before the health log is touched, so a
     /// failing log never loses it. Saving a session that is already finished again changes nothing.
+    ///
+    /// The health decision is made here, once, from the session in hand (`healthDecision`), and handed
+    /// on: the ledger line is written from it, and the record goes to the log as it is — the rows just
+    /// written are not read back. Only a session anchored while the wall clock was not synchronised
+    /// takes the reading path (`deliverReadingBack`), whose times may need correcting (SPEC §4).
     @discardableResult
     public func recordSessionFinished(_ finish: SessionFinishRecord, writer: ProcessIdentity = .current,
                                       nowUnixNanoseconds: Int64) throws(StoreError) -> SessionSaveResult {
         let finish = try Self.checked(finish)
         let decision = finish.healthDecision
-        let stored: Bool = try write { db in
+        let saved = try write { db in
             try saveFinished(db, finish, writer: writer, decision: decision, now: nowUnixNanoseconds)
         }
-        guard stored else {
+        guard let saved else {
             return SessionSaveResult(stored: false, health: try ledgerDelivery(finish.sessionID))
         }
-        // Not eligible: decided once, by the record's `healthDecision`; the ledger already says why.
         let health: HealthDelivery
-        if case .none(let reason) = decision {
+        switch decision {
+        case .none(let reason):
+            // Not eligible: the ledger already says why.
             health = .skipped(reason: reason)
-        } else {
-            health = try deliverHealthRecord(sessionID: finish.sessionID, nowUnixNanoseconds: nowUnixNanoseconds)
+        case .record(let record):
+            let settings = try settings()
+            if saved.wallClockSynchronised || !settings.wallClockCheck {
+                health = try deliverHealthRecord(record, settings: settings, nowUnixNanoseconds: nowUnixNanoseconds)
+            } else {
+                health = try deliverReadingBack(sessionID: finish.sessionID, nowUnixNanoseconds: nowUnixNanoseconds)
+            }
         }
         // A finished session is also the moment to release records held for an unsynchronised clock.
         _ = try? flushHeldRecords(nowUnixNanoseconds: nowUnixNanoseconds)
@@ -58,7 +69,7 @@ extension ChronoStore {
                 let decision: HealthRecordBuilder.Decision = finish.outcome.status == .completed
                     ? .none(reason: "Imported in bulk; not sent to the health log.")
                     : finish.healthDecision
-                if try saveFinished(db, finish, writer: .current, decision: decision, now: now) { added += 1 }
+                if try saveFinished(db, finish, writer: .current, decision: decision, now: now) != nil { added += 1 }
             }
             return added
         }
@@ -72,18 +83,30 @@ extension ChronoStore {
         }
     }
 
+    /// What the finishing transaction learnt about a session it saved.
+    struct SavedFinish {
+        /// Whether the session's anchor was taken with the wall clock synchronised (as its `running`
+        /// row recorded at the start, or as the finish says when no start was recorded).
+        var wallClockSynchronised: Bool
+    }
+
     /// The finishing transaction's body: the row (inserted when no start was recorded), attempts,
-    /// boundaries, preset use and ledger line. False when the session was already finished.
+    /// boundaries, preset use and ledger line. Nil when the session was already finished.
     private func saveFinished(_ db: Database, _ finish: SessionFinishRecord, writer: ProcessIdentity,
-                              decision: HealthRecordBuilder.Decision, now: Int64) throws -> Bool {
+                              decision: HealthRecordBuilder.Decision, now: Int64) throws -> SavedFinish? {
         let outcome = finish.outcome
-        let existing = try String.fetchOne(db, sql: "SELECT status FROM session WHERE id = ?", arguments: [finish.sessionID])
-        if let existing, existing != "running" { return false }
-        if existing == nil {
+        let existing = try Row.fetchOne(db, sql: "SELECT status, wall_clock_synchronised FROM session WHERE id = ?",
+                                        arguments: [finish.sessionID])
+        if let existing, existing["status"] as String != "running" { return nil }
+        let synchronised: Bool
+        if let existing {
+            synchronised = existing["wall_clock_synchronised"]
+        } else {
+            synchronised = finish.wallClockSynchronised ?? kernelClock.isSynchronised()
             try insertSessionRow(db, id: finish.sessionID, configuration: outcome.configuration, status: "running",
                                  startedAt: outcome.startedAt, anchor: finish.anchor, board: finish.board,
                                  soundAudible: finish.soundAudibleAtStart ?? (outcome.mode != .fear || outcome.fearSoundEffective),
-                                 synchronised: finish.wallClockSynchronised ?? kernelClock.isSynchronised(), writer: writer)
+                                 synchronised: synchronised, writer: writer)
             try insertPresetUse(db, sessionID: finish.sessionID, interval: outcome.configuration.interval,
                                 usedUnixSeconds: finish.anchor.unixNanoseconds(at: outcome.startedAt) / 1_000_000_000)
         }
@@ -95,7 +118,7 @@ extension ChronoStore {
         case .record:
             try setLedger(db, sessionID: finish.sessionID, state: .owed, code: "pending", reason: "Being written.", now: now)
         }
-        return true
+        return SavedFinish(wallClockSynchronised: synchronised)
     }
 
     /// Marks every `running` session whose writer is gone (crash, power loss, kill) as interrupted and
