@@ -57,7 +57,7 @@ struct ControlRouteTests {
         let fearStart = #"{"mode": "fear", "interval": "1m"}"#
         // As `run --i-understand-fear-mode` with the fear-mode setting off (a fresh store has it off).
         try await APIHarness.with(device: FakeDevice(fearAllowed: true)) { api in
-            #expect(try api.store.settings().fearModeEnabled == false)
+            #expect(try api.store.settings().session.fearModeOn == false)
             let started = try await api.request(.POST, "/api/v1/device/start", json: fearStart)
             #expect(started.status == 202, "\(started.text)")
             #expect((started.json["device"] as? [String: Any])?["mode"] as? String == "fear")

@@ -16,13 +16,13 @@ struct WriteRouteTests {
             let change = try await api.request(.PATCH, "/api/v1/settings", json: #"{"version": "\#(version)", "values": {"default-interval": "90", "auto-start": true}}"#)
             #expect(change.status == 200, "\(change.text)")
             #expect((change.json["values"] as? [String: Any])?["default-interval"] as? String == "1m 30s")
-            #expect(try api.store.settings().autoStartNextAttempt)
+            #expect(try api.store.settings().session.autoStartNextAttempt)
             #expect(change.json["version"] as? String != version)
             // The same old version again: someone changed the settings since it was read.
             let stale = try await api.request(.PATCH, "/api/v1/settings", json: #"{"version": "\#(version)", "values": {"default-attempts": "3"}}"#)
             #expect(stale.status == 409)
             #expect(stale.errorCode == "version_conflict")
-            #expect(try api.store.settings().defaultAttempts == 1)
+            #expect(try api.store.settings().session.defaultAttempts == 1)
             // A change from the command line also makes the API's version stale.
             let current = try #require(change.json["version"] as? String)
             try api.store.setSetting(.defaultAttempts, to: "4", nowUnixSeconds: 1)
@@ -39,7 +39,7 @@ struct WriteRouteTests {
             #expect(fear.errorCode == "invalid_value")
             let mixed = try await api.request(.PATCH, "/api/v1/settings", json: #"{"version": "\#(version)", "values": {"default-attempts": "2", "default-interval": "3s"}}"#)
             #expect(mixed.status == 422)
-            #expect(try api.store.settings().defaultAttempts == 1)
+            #expect(try api.store.settings().session.defaultAttempts == 1)
             #expect(try await api.request(.PATCH, "/api/v1/settings", json: #"{"version": "\#(version)", "values": {"colour": "red"}}"#).status == 422)
             #expect(try await api.request(.PATCH, "/api/v1/settings", json: #"{"values": {"default-attempts": "2"}}"#).status == 400)
             #expect(try await api.request(.PATCH, "/api/v1/settings", json: #"{"version": "\#(version)", "values": {}}"#).status == 400)
@@ -47,7 +47,7 @@ struct WriteRouteTests {
             // Fear opt-in first, then the default mode, in one request.
             let both = try await api.request(.PATCH, "/api/v1/settings", json: #"{"version": "\#(version)", "values": {"fear-mode": "on", "default-mode": "fear"}}"#)
             #expect(both.status == 200, "\(both.text)")
-            #expect(try api.store.settings().defaultMode == .fear)
+            #expect(try api.store.settings().session.defaultMode == .fear)
         }
     }
 
@@ -67,7 +67,7 @@ struct WriteRouteTests {
             #expect(step2.status == 200)
             #expect(step2.json["deleted_sessions"] as? Int == 1)
             #expect(try api.store.sessionCount() == 0)
-            #expect(try api.store.settings().defaultAttempts == 1)
+            #expect(try api.store.settings().session.defaultAttempts == 1)
             let again = try await api.request(.POST, "/api/v1/delete-all/confirm", json: #"{"confirmation_token": "\#(token)"}"#)
             #expect(again.status == 409)
             #expect(again.errorCode == "confirmation_invalid")

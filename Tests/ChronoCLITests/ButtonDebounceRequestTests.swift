@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoCore
 import ChronoHardware
 import Testing
 @testable import ChronoCLI

@@ -163,13 +163,4 @@ struct DaemonRestartTests {
         restarted.feed(Self.tap(100), until: Self.ms(200))
         #expect(restarted.started.map { "\($0.mode.rawValue) \($0.interval) ×\($0.plannedCount)" } == ["challenge 20s ×3"])
     }
-
-    @Test("the restart rule: a default written at or after the last session's start second counts as changed since it")
-    func restartRule() {
-        #expect(SessionResolver.defaultsChangedAfterLastSession(lastStartedUnixSeconds: 1_000, defaultsWrittenUnixSeconds: 1_001))
-        #expect(SessionResolver.defaultsChangedAfterLastSession(lastStartedUnixSeconds: 1_000, defaultsWrittenUnixSeconds: 1_000))
-        #expect(!SessionResolver.defaultsChangedAfterLastSession(lastStartedUnixSeconds: 1_000, defaultsWrittenUnixSeconds: 999))
-        #expect(!SessionResolver.defaultsChangedAfterLastSession(lastStartedUnixSeconds: 1_000, defaultsWrittenUnixSeconds: nil))
-        #expect(!SessionResolver.defaultsChangedAfterLastSession(lastStartedUnixSeconds: nil, defaultsWrittenUnixSeconds: 1_000))
-    }
 }

@@ -36,7 +36,7 @@ struct DaemonSyncTests {
         defer { pusher.stop() }
         // The push at start: nothing pending yet, the preference arrives.
         #expect(await eventually { lines.all.contains { $0.contains("preferences from the collector: default-attempts = 8") } })
-        #expect(try fixture.store.settings().defaultAttempts == 8)
+        #expect(try fixture.store.settings().session.defaultAttempts == 8)
 
         let keeper = SnapshotKeeper(library: library)
         let controller = DeviceDaemonController(keeper: keeper, board: "desktop", pressHint: "press space",

@@ -33,7 +33,7 @@ struct ExportAndSettingsTests {
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
         let defaults = try store.settings()
-        #expect(defaults.defaultMode == .challenge && defaults.defaultInterval == .builtInPreset && defaults.healthStatus == "on")
+        #expect(defaults.session.defaultMode == .challenge && defaults.session.defaultInterval == .builtInPreset && defaults.healthStatus == "on")
         #expect(try store.setSetting(.defaultInterval, to: "1m30s", nowUnixSeconds: 1) == "1m 30s")
         #expect(throws: StoreError.self) { try store.setSetting(.defaultInterval, to: "5s", nowUnixSeconds: 1) }
         #expect(throws: StoreError.self) { try store.setSetting(.defaultMode, to: "fear", nowUnixSeconds: 1) }
@@ -42,10 +42,10 @@ struct ExportAndSettingsTests {
         try store.setSetting(.fearMode, to: "on", nowUnixSeconds: 1)
         try store.setSetting(.defaultMode, to: "fear", nowUnixSeconds: 1)
         try store.setSetting(.longPressMilliseconds, to: "2000", nowUnixSeconds: 1)
-        let configuration = try store.settings().sessionConfiguration()
+        let configuration = try SessionResolver.configuration(flags: SessionFlags(), settings: store.settings().session, board: .builtIn)
         #expect(configuration.mode == .fear && configuration.interval.seconds == 90 && configuration.gestures.longPress == .milliseconds(2000))
         try store.setSetting(.fearMode, to: "off", nowUnixSeconds: 1)
-        #expect(try store.settings().defaultMode == .challenge)
+        #expect(try store.settings().session.defaultMode == .challenge)
     }
 
     @Test("presets in frecency order keep their patterns; progress and delete-all")

@@ -34,7 +34,7 @@ struct MigrationTests {
         #expect(try reopened.appliedMigrations() == StoreSchema.migrator.migrations.sorted())
         let session = try reopened.session(id: sid("S1"))
         #expect(session.outcome.attempts.map(\.tapMark) == Sample.attempts(.challenge, [61.5, 58.25]).attempts.map(\.tapMark))
-        #expect(try reopened.settings().defaultAttempts == 3)
+        #expect(try reopened.settings().session.defaultAttempts == 3)
         #expect(try reopened.integrityCheck() == ["ok"])
     }
 

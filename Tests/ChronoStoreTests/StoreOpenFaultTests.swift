@@ -90,7 +90,7 @@ struct StoreOpenFaultTests {
         try store.pool.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value, updated_unix_seconds) VALUES ('long-press-ms', '9223372036854775807', 0)")
         }
-        #expect(try store.settings().longPress == GestureSettings.defaultLongPress)
+        #expect(try store.settings().session.longPress == GestureSettings.defaultLongPress)
     }
 }
 

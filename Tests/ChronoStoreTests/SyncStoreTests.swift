@@ -183,7 +183,7 @@ struct SyncStoreTests {
         #expect(result.applied == ["fear-mode = on", "default-attempts = 9", "default-mode = fear"])
         #expect(result.refused.count == 1 && result.refused[0].contains("long-press-ms"))
         let settings = try store.settings()
-        #expect(settings.defaultAttempts == 9)
+        #expect(settings.session.defaultAttempts == 9)
         #expect(settings[.defaultRepetitions] == "6")
         #expect(settings[.longPressMilliseconds] == String(GestureSettings.defaultLongPress.milliseconds))
         #expect(settings[.healthLogFile] != "/elsewhere")

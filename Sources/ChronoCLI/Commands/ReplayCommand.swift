@@ -72,11 +72,16 @@ struct ReplayCommand: ParsableCommand {
         guard let parsedPattern = HapticPattern(notation: pattern) else {
             throw ValidationError("'\(pattern)' is not a pattern: write short (S) and long (L) pulses, for example 'S L'.")
         }
+        var flags = SessionFlags()
+        flags.interval = parsedInterval
+        flags.attempts = attempts
+        flags.repetitions = repetitions
+        flags.fearThreshold = fearThreshold
+        timingOptions.apply(to: &flags)
+        // No store and no board: the resolver's built-in settings and board timing stand in for them.
         do {
-            return try SessionConfiguration(
-                mode: mode, interval: parsedInterval, plannedCount: attempts ?? repetitions,
-                fearThreshold: fearThreshold, intervalPattern: parsedPattern,
-                timing: timingOptions.timing, gestures: timingOptions.gestures)
+            return try SessionResolver.configuration(mode: mode, flags: flags, settings: SessionSettings(), board: .builtIn,
+                                                     pattern: { _ in parsedPattern })
         } catch { throw usageFailure(error) }
     }
 

@@ -44,7 +44,7 @@ struct RunCommand: ParsableCommand {
         flags.attempts = attempts
         flags.repetitions = repetitions
         flags.fearOptIn = fearOptIn
-        if mode == .fear && !SessionResolver.fearAllowed(flags: flags, settings: settings) {
+        if let mode, !SessionResolver.fearPermission(flags: flags, settings: settings.session).allowsByName(mode) {
             throw ValidationError("--mode fear needs --i-understand-fear-mode (or `chronoception settings set fear-mode on`): Fear Mode is an experiment and opt-in.")
         }
         let daemon = DeviceDaemon(DeviceDaemon.Configuration(

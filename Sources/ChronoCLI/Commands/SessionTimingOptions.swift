@@ -55,20 +55,6 @@ struct SessionTimingOptions: ParsableArguments {
         flags.abortWindowMilliseconds = abortWindowMilliseconds
         flags.autoStart = autoStart
     }
-
-    /// `replay`'s session timing: the flags, else the built-in defaults (no board, no settings).
-    var timing: SessionTiming {
-        SessionTiming(
-            feedbackDuration: .milliseconds(feedbackMilliseconds ?? SessionTiming.defaultFeedbackDuration.milliseconds),
-            abortConfirmWindow: .milliseconds(abortWindowMilliseconds ?? SessionTiming.defaultAbortConfirmWindow.milliseconds),
-            autoStartNextAttempt: autoStart ?? false)
-    }
-
-    /// `replay`'s gesture timing: the flags, else the built-in defaults.
-    var gestures: GestureSettings {
-        GestureSettings(debounce: .milliseconds(debounceMilliseconds ?? GestureSettings.defaultDebounce.milliseconds),
-                        longPress: .milliseconds(longPressMilliseconds ?? GestureSettings.defaultLongPress.milliseconds))
-    }
 }
 
 extension SessionMode: ExpressibleByArgument {}

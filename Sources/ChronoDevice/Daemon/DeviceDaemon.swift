@@ -57,7 +57,7 @@ public struct DeviceDaemon {
         defer { if driversOpen { drivers.close() } }
         do {
             // The first session's flags are checked now, not at the first tap.
-            _ = try SessionResolver.configuration(flags: flags, settings: configuration.settings, board: BoardTiming(drivers.board))
+            _ = try SessionResolver.configuration(flags: flags, settings: configuration.settings.session, board: BoardTiming(drivers.board))
         } catch {
             throw InvalidSessionChoice(underlying: error)
         }
@@ -67,7 +67,7 @@ public struct DeviceDaemon {
         // Sound is opened once, for the life of the daemon, when Fear may be used at all (the flag or
         // the setting at start; turning `fear-mode` on later needs a restart to open the device).
         var sound: (output: SoundOutput?, status: SoundStatus) = (nil, .inaudible(reason: "Fear Mode was not opted into when the device started"))
-        let soundOpened = SessionResolver.fearAllowed(flags: flags, settings: configuration.settings)
+        let soundOpened = SessionResolver.fearPermission(flags: flags, settings: configuration.settings.session).allowed
         if soundOpened {
             sound = drivers.openSound()
             if case .inaudible(let reason) = sound.status {

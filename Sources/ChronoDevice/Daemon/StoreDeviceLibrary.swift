@@ -2,6 +2,7 @@ import ChronoCore
 import ChronoHardware
 import ChronoRuntime
 import ChronoStore
+import ChronoSync
 import Synchronization
 
 /// Makes the store the daemon's `DeviceLibrary`: prepares `DeviceSnapshot`s (the next configuration,
@@ -64,9 +65,9 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
         let firstSnapshot = state.withLock { $0.seenDefaults == nil }
         let changedBeforeStart = firstSnapshot && SessionResolver.defaultsChangedAfterLastSession(
             lastStartedUnixSeconds: ((try? store.sessionPage(SessionQuery(limit: 1)))?.sessions.first).map { $0.startedAt.unixNanoseconds / 1_000_000_000 },
-            defaultsWrittenUnixSeconds: (try? store.lastWritten(SessionResolver.sessionDefaultKeys)) ?? nil)
+            defaultsWrittenUnixSeconds: (try? store.lastWritten(Self.sessionDefaultKeys)) ?? nil)
         return state.withLock { state in
-            let defaultsNow = SessionResolver.sessionDefaultKeys.map { settings[$0] }
+            let defaultsNow = Self.sessionDefaultKeys.map { settings[$0] }
             if let seen = state.seenDefaults, seen != defaultsNow { state.defaultsChangedSinceLast = true }
             // A process that has just started has seen no change itself: a default written after the
             // last session (before this start) still wins over repeating that session.
@@ -82,7 +83,7 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
             let book = patterns
             let last = state.lastConfiguration ?? storedLast
             let next = (try? SessionResolver.nextConfiguration(
-                firstFromFlags: state.firstFromFlags, flags: flags, settings: settings, board: state.board,
+                firstFromFlags: state.firstFromFlags, flags: flags, settings: settings.session, board: state.board,
                 last: last, defaultsChangedSinceLast: state.defaultsChangedSinceLast,
                 pattern: { book.pattern(for: $0) })) ?? last ?? Self.fallback.nextConfiguration
             var presets = ranked.map(\.interval)
@@ -92,8 +93,8 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
             if let pattern = patterns.pattern(for: next.interval) { nextWithPattern.intervalPattern = pattern }
             var snapshot = DeviceSnapshot(
                 nextConfiguration: nextWithPattern, lastSessionID: state.lastSessionID, presets: presets, patterns: patterns,
-                defaults: SessionResolver.defaults(flags: flags, settings: settings, board: state.board),
-                healthStatus: health, fearAllowed: SessionResolver.fearAllowed(flags: flags, settings: settings),
+                defaults: SessionResolver.defaults(flags: flags, settings: settings.session, board: state.board),
+                healthStatus: health, fearAllowed: SessionResolver.fearPermission(flags: flags, settings: settings.session).allowed,
                 lastCompleted: lastCompleted)
             snapshot.glanceablePrivacy = settings.glanceablePrivacy
             snapshot.lastCompletedID = newestCompleted?.sessionID
@@ -122,6 +123,9 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
     }
 
     func sessionFinished(_ finish: SessionFinishRecord) {}
+
+    /// The settings whose change makes the idle tap start the defaults instead of the last session.
+    static let sessionDefaultKeys: [SettingKey] = [.defaultMode, .defaultInterval, .defaultAttempts, .defaultRepetitions]
 
     private static var fallback: DeviceSnapshot {
         DeviceSnapshot(nextConfiguration: try! SessionConfiguration(mode: .challenge, interval: .builtInPreset),

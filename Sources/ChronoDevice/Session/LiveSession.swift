@@ -19,7 +19,7 @@ public enum LiveSession {
         let configuration: SessionConfiguration
         do {
             configuration = try SessionResolver.configuration(
-                flags: flags, settings: settings, board: BoardTiming(drivers.board),
+                flags: flags, settings: settings.session, board: BoardTiming(drivers.board),
                 pattern: { try? store.pattern(for: $0, nowUnixSeconds: LocalTimeZone.nowUnixNanoseconds() / 1_000_000_000) })
         } catch {
             throw InvalidSessionChoice(underlying: error)

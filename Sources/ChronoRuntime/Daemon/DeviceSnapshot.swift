@@ -14,11 +14,12 @@ public struct DeviceSnapshot: Hashable, Sendable {
     public var presets: [TrainingInterval]
     /// H(I) of the presets.
     public var patterns: IntervalPatternBook
-    /// The current settings' part of every session: timing, gestures, Fear threshold.
+    /// The current settings' part of every session: timing, gestures, Fear threshold (`SessionResolver.defaults`).
     public var defaults: SessionDefaults
     /// `on`, `off`, `failing: <reason>`, or `held back: …` — shown in the state file.
     public var healthStatus: String
-    /// Fear Mode is opted into (the flag or the `fear-mode` setting); otherwise Fear is refused.
+    /// The Fear rule's answer (`FearPermission`, from the flag and the `fear-mode` setting): without it
+    /// the daemon refuses a Fear named in a request and runs a Fear from a tap as Challenge.
     public var fearAllowed: Bool
     /// The newest completed session (date, interval, score) for the state file's `last_session`
     /// (SPEC §8's glanceable surfaces); nil before the first.
@@ -42,16 +43,13 @@ public struct DeviceSnapshot: Hashable, Sendable {
     }
 
     /// A configuration for `mode`, `interval` and `count` (nil: the defaults' count for the mode),
-    /// with the current settings applied and the interval's H(I).
+    /// with the current settings applied (`SessionResolver`) and the interval's H(I) from the presets.
     public func configuration(mode: SessionMode, interval: TrainingInterval, count: Int?) throws(ConfigurationError) -> SessionConfiguration {
         var book = patterns
         book.assign(ranked: presets + [interval])
-        return try SessionConfiguration(
-            mode: mode, interval: interval,
-            plannedCount: count ?? (mode.usesAttempts ? defaults.attempts : defaults.repetitions),
-            fearThreshold: defaults.fearThreshold,
-            intervalPattern: book.pattern(for: interval) ?? IntervalPatternBook.candidates[0],
-            timing: defaults.timing, gestures: defaults.gestures)
+        return try SessionResolver.configuration(
+            mode: mode, interval: interval, count: count, defaults: defaults,
+            pattern: book.pattern(for: interval) ?? IntervalPatternBook.candidates[0])
     }
 
     /// `configuration` with the current settings applied (mode, interval and count kept).

@@ -45,34 +45,3 @@ public struct StoreSettings: Hashable, Sendable {
         return "on"
     }
 }
-
-// TRANSITIONAL (issue 23, helper R): the old typed views, until the resolver moves to the core and
-// takes `session`; removed in that same commit.
-extension StoreSettings {
-    public var defaultMode: SessionMode {
-        let mode = SessionMode(rawValue: self[.defaultMode]) ?? .challenge
-        return mode == .fear && !fearModeEnabled ? .challenge : mode
-    }
-    public var defaultInterval: TrainingInterval { session.defaultInterval }
-    public var defaultAttempts: Int { session.defaultAttempts }
-    public var defaultRepetitions: Int { session.defaultRepetitions }
-    public var fearModeEnabled: Bool { session.fearModeOn }
-    public var fearThreshold: Double { session.fearThreshold }
-    public var autoStartNextAttempt: Bool { session.autoStartNextAttempt }
-    public var longPress: TimeSpan { session.longPress }
-    public func sessionConfiguration(
-        mode: SessionMode? = nil, interval: TrainingInterval? = nil, count: Int? = nil,
-        pattern: HapticPattern? = nil, timing: SessionTiming? = nil, gestures: GestureSettings? = nil
-    ) throws(ConfigurationError) -> SessionConfiguration {
-        let chosenMode = mode ?? defaultMode
-        if chosenMode == .fear && !fearModeEnabled { throw .unknownMode("fear (Fear Mode is opt-in: chronoception settings set fear-mode on)") }
-        return try SessionConfiguration(
-            mode: chosenMode,
-            interval: interval ?? defaultInterval,
-            plannedCount: count ?? (chosenMode.usesAttempts ? defaultAttempts : defaultRepetitions),
-            fearThreshold: fearThreshold,
-            intervalPattern: pattern ?? IntervalPatternBook.candidates[0],
-            timing: timing ?? SessionTiming(autoStartNextAttempt: autoStartNextAttempt),
-            gestures: gestures ?? GestureSettings(longPress: longPress))
-    }
-}

@@ -23,7 +23,7 @@ enum SingleSessionCommand {
         flags.fearThreshold = fearThreshold
         flags.fearOptIn = fearOptedIn
         if mode.usesAttempts { flags.attempts = count } else { flags.repetitions = count }
-        if mode == .fear && !SessionResolver.fearAllowed(flags: flags, settings: settings) {
+        if !SessionResolver.fearPermission(flags: flags, settings: settings.session).allowsByName(mode) {
             throw ValidationError("Fear Mode plays an aversive sound after large errors; it is an experiment and is opt-in. Run again with --i-understand-fear-mode, or turn it on with `chronoception settings set fear-mode on`; or use `chronoception challenge`.")
         }
         let status: Int32

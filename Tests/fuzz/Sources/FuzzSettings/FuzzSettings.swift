@@ -28,7 +28,7 @@ func fuzzSettings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     values[key] = canonical
     let updated = StoreSettings(values: values, healthFailure: nil)
     _ = updated.healthStatus
-    _ = updated.longPress
-    _ = try? updated.sessionConfiguration()
+    // The device starts its session through the resolver (no board file here: the built-in timing).
+    _ = try? SessionResolver.configuration(flags: SessionFlags(), settings: updated.session, board: .builtIn)
     return 0
 }
