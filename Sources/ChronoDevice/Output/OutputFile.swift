@@ -15,8 +15,8 @@ import Glibc
 /// - the file standard output already is (`-o /dev/stdout`): written to standard output;
 /// - a device, FIFO or socket (`/dev/full`, `<(…)`): opened and written in place, never replaced;
 /// - a directory or a dangling link: refused.
-public enum OutputFile {
-    public static func write(_ text: String, to path: String) throws(OutputError) {
+enum OutputFile {
+    static func write(_ text: String, to path: String) throws(OutputError) {
         var target = stat()
         if stat(path, &target) != 0 {
             let code = errno
@@ -86,7 +86,7 @@ public enum OutputFile {
     }
 
     /// Writes every byte, retrying short writes and EINTR; false with errno set on failure.
-    public static func writeAll(_ descriptor: Int32, _ text: String) -> Bool {
+    static func writeAll(_ descriptor: Int32, _ text: String) -> Bool {
         var bytes = Array(text.utf8)
         var offset = 0
         return bytes.withUnsafeMutableBytes { buffer -> Bool in

@@ -19,7 +19,7 @@ public enum HealthNotes {
     }
 
     /// Why owed records wait, by the ledger's reason code.
-    public static func owedReasonText(_ code: String) -> String {
+    static func owedReasonText(_ code: String) -> String {
         switch code {
         case "logging_off": return "while logging was off"
         case "logging_failing", "write_failed": return "after a write failure"
@@ -43,7 +43,7 @@ public enum HealthNotes {
     }
 
     /// The state file's health text: `on`, `off`, `failing: …`, or `on (N held back: …)`.
-    public static func stateText(settings: StoreSettings, store: ChronoStore) -> String {
+    static func stateText(settings: StoreSettings, store: ChronoStore) -> String {
         let status = settings.healthStatus
         guard status == "on", let log = try? store.healthLogStatus(), let held = log.owed["clock_unsynchronised"], held > 0 else {
             return status

@@ -7,8 +7,8 @@ import Glibc
 
 /// Runs a `SessionLoop` on its own thread — the loop thread, which may become SCHED_FIFO — and waits
 /// for it. The main thread does nothing meanwhile; it only keeps the process alive.
-public enum LoopThread {
-    public static func run(_ loop: SessionLoop) throws -> SessionLoop.Report {
+enum LoopThread {
+    static func run(_ loop: SessionLoop) throws -> SessionLoop.Report {
         let box = LoopBox(loop: loop)
         let result = Mutex<Result<SessionLoop.Report, Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -25,7 +25,7 @@ public enum LoopThread {
     }
 
     /// The exit status for how the loop ended: 0, or 128 + the signal like a shell expects.
-    public static func exitStatus(for ending: SessionLoop.Ending) -> Int32 {
+    static func exitStatus(for ending: SessionLoop.Ending) -> Int32 {
         switch ending {
         case .finished, .stopped: return 0
         case .signal(let number): return 128 + number

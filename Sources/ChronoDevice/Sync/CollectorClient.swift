@@ -17,11 +17,11 @@ public protocol CollectorTransport: Sendable {
 public struct CollectorClient: CollectorTransport {
     public let url: CollectorURL
     /// Giving up on a connection that is not established by then (a host that drops packets).
-    public var connectTimeout: TimeAmount = .seconds(5)
+    var connectTimeout: TimeAmount = .seconds(5)
     /// Giving up on the whole exchange (a collector that accepts and never answers).
-    public var exchangeTimeout: TimeAmount = .seconds(60)
+    var exchangeTimeout: TimeAmount = .seconds(60)
     /// The largest answer read (a receipt is small; anything bigger is not a collector).
-    public static let maximumAnswerBytes = 1 << 20
+    static let maximumAnswerBytes = 1 << 20
 
     public func post(_ path: String, body: Data, bearer: String?) async throws(SyncFailure) -> (status: Int, body: Data) {
         let where_ = "\(url.host):\(url.port)"
@@ -97,7 +97,7 @@ public struct CollectorClient: CollectorTransport {
 
     /// The client's TLS context: TLS 1.2 or later, certificates checked against the system's
     /// trusted CAs (/etc/ssl/certs) and the URL's host name. Made once per exchange (a push is rare).
-    public static func tlsContext() throws -> NIOSSLContext {
+    static func tlsContext() throws -> NIOSSLContext {
         try NIOSSLContext(configuration: .makeClientConfiguration())
     }
 
@@ -106,7 +106,7 @@ public struct CollectorClient: CollectorTransport {
     }
 
     /// The network's reason in a few words (NIO's errors describe themselves at length).
-    public static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error) -> String {
         if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
         if let connection = error as? NIOConnectionError {
             if let first = connection.connectionErrors.first { return reason(first.error) }

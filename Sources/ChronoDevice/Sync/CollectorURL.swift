@@ -1,12 +1,12 @@
 /// A collector's address as `sync add` takes it: `http://host[:port][/prefix]` or `https://…`
 /// (TLS through NIOSSL, the certificate checked against the system's trusted CAs).
 public struct CollectorURL: Hashable, Sendable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
+    var host: String
+    var port: Int
     /// `https://`: the exchange runs over TLS.
-    public var usesTLS: Bool
+    var usesTLS: Bool
     /// A path prefix before `/api/v1/…` (a collector behind a reverse proxy's sub-path); "" or "/x".
-    public var prefix: String
+    var prefix: String
 
     public var description: String { "\(usesTLS ? "https" : "http")://\(host.contains(":") ? "[\(host)]" : host):\(port)\(prefix)" }
 

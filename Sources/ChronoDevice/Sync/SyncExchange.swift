@@ -7,10 +7,10 @@ import Foundation
 /// everything pending. Shared by `sync add`/`sync now` and the daemon's pusher; blocking on the store
 /// and the network, so never on the session loop.
 public struct SyncExchange: Sendable {
-    public let store: ChronoStore
-    public let transport: any CollectorTransport
+    let store: ChronoStore
+    let transport: any CollectorTransport
     /// The wall clock for the status's times (a value, so tests decide it).
-    public var now: @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() }
+    var now: @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() }
     /// This machine's binding (`MachineBinding`), read once; a value, so tests play two machines.
     public var machine: String? = MachineBinding.current()
 
@@ -24,11 +24,11 @@ public struct SyncExchange: Sendable {
 
     /// What one push did.
     public struct Summary: Sendable {
-        public var accepted = 0
-        public var duplicates = 0
-        public var pending = 0
+        var accepted = 0
+        var duplicates = 0
+        var pending = 0
         public var preferences = SyncPreferenceResult(applied: [], refused: [])
-        public var sent: Int { accepted + duplicates }
+        var sent: Int { accepted + duplicates }
         public var line: String { "sent \(CountText.of(sent, "session")) (\(accepted) new, \(duplicates) already there); \(pending) pending" }
     }
 
@@ -121,14 +121,14 @@ public struct SyncExchange: Sendable {
         return summary
     }
 
-    public static var encoder: JSONEncoder {
+    static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }
 
     /// The failure for an error answer, in the collector's words when it gave them.
-    public static func refusal(_ status: Int, _ body: Data, during what: String) -> SyncFailure {
+    static func refusal(_ status: Int, _ body: Data, during what: String) -> SyncFailure {
         let error = ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["error"] as? [String: Any]
         return SyncFailure.classifying(httpStatus: status, code: error?["code"] as? String, message: error?["message"] as? String, during: what)
     }

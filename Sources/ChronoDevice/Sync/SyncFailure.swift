@@ -6,7 +6,7 @@ import Foundation
 /// `sync status` shows the last one) and an exit status (docs/EXIT-CODES.md).
 public struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kinds `sync status` tells apart; the raw value is what the store keeps.
-    public enum Kind: String, Sendable, CaseIterable {
+    enum Kind: String, Sendable, CaseIterable {
         /// The collector could not be reached: refused connection, no route, no DNS answer, a timeout.
         case noRoute = "no_route"
         /// 401: the device's key is unknown or revoked.
@@ -31,11 +31,11 @@ public struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case copiedDataDirectory = "copied_data_directory"
     }
 
-    public var kind: Kind
+    var kind: Kind
     /// The problem in the collector's or the network's words.
-    public var detail: String
+    var detail: String
 
-    public var fix: String {
+    var fix: String {
         switch kind {
         case .noRoute: return "check the collector is running and reachable from here (sessions stay pending and are sent when it is)"
         case .keyRefused: return "the collector no longer knows this device: ask for a new code (`chronoception-collector enrol NAME`), then `chronoception sync remove` and `chronoception sync add URL --code CODE`"
@@ -62,13 +62,13 @@ public struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The first sentence of a collector's message, without its closing full stop.
-    public static func problemSentence(_ message: String) -> String {
+    static func problemSentence(_ message: String) -> String {
         let first = message.components(separatedBy: ". ").first ?? message
         return first.hasSuffix(".") ? String(first.dropLast()) : first
     }
 
     /// The failure for a collector's error answer (`{"error": {"code", "message"}}`) or a bare HTTP status.
-    public static func classifying(httpStatus: Int, code: String?, message: String?, during what: String) -> SyncFailure {
+    static func classifying(httpStatus: Int, code: String?, message: String?, during what: String) -> SyncFailure {
         // The collector's first sentence names the problem; the device adds its own fix (`fix`), so
         // the collector's advice is not repeated beside it.
         let said = message.map { ": \(problemSentence($0))" } ?? ""
