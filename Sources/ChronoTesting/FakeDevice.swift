@@ -129,7 +129,10 @@ public final class FakeDevice: DeviceControl {
         switch action {
         case .start(let request):
             guard !running else { return (.refused(.sessionRunning(sessionID: id)), []) }
-            if case .explicit(.fear, _, _) = request, !state.fearAllowed { return (.refused(.fearNotOptedIn), []) }
+            // As the daemon: the core's Fear rule, given this device's answer.
+            if case .explicit(let mode, _, _) = request, !FearPermission(allowed: state.fearAllowed).allowsByName(mode) {
+                return (.refused(.fearNotOptedIn), [])
+            }
             let configuration: SessionConfiguration
             do {
                 switch request {
