@@ -5,23 +5,32 @@ import Foundation
 import Testing
 @testable import ChronoRuntime
 
-/// The motor is off on every way out of the loop, and never on past the safe maximum.
+/// The motor is off on every way out of the loop, and never on past the safe maximum — on virtual time,
+/// so each switch-off is checked at its exact instant.
 @Suite("Motor safety and exit paths")
 struct ExitPathTests {
-    @Test("A stop request in the middle of a long vibration switches the motor off and interrupts the session")
+    static func ms(_ value: Int64) -> MonotonicInstant { VirtualHarness.ms(value) }
+
+    @Test("A stop request in the middle of a long vibration switches the motor off at once and interrupts the session")
     func stopMidVibration() throws {
         let controller = SingleSessionController(configuration: try QuickSession.configuration(.challenge, count: 1),
                                                  context: QuickSession.context(), sessionID: "X1")
-        let harness = try LoopHarness(controller: controller)
-        harness.start()
-        try harness.waitForLine("press space to start.")
-        harness.tap(holdMilliseconds: 600)  // a long press: the abort-confirm cue has a 600 ms buzz
-        try harness.waitForLine("Discard this session?")
-        #expect(harness.motor.commands.contains { $0.on })
-        harness.loop.stopper.stop(reason: "test stop")
-        let report = try harness.finish()
+        let harness = try VirtualHarness(controller: controller)
+        // A long press (recognised at 1400 ms): the abort-confirm cue, a tick then a 600 ms buzz (1500 to 2100 ms).
+        harness.tap(at: Self.ms(1_000), holdMilliseconds: 600)
+        harness.at(Self.ms(1_800)) {
+            #expect(harness.lines.all.last == "Discard this session? Hold again within 2s to discard; tap to go on.")
+            #expect(harness.motor.isOn)
+        }
+        harness.stop(at: Self.ms(1_800), reason: "test stop")
+        let report = try harness.run()
         #expect(report.ending == .stopped(reason: "test stop"))
-        #expect(harness.recorder.finished.first?.outcome.status == .interrupted)
+        let finish = try #require(harness.recorder.finished.first)
+        #expect(finish.outcome.status == .interrupted)
+        #expect(finish.outcome.endedAt == Self.ms(1_800))
+        // The buzz was cut at the stop's instant, not at its planned end.
+        let last = try #require(harness.motor.onSpans.last)
+        #expect(last.start == 1_500_000_000 && last.end == 1_800_000_000)
         #expect(harness.motor.endedOff)
     }
 
@@ -29,13 +38,13 @@ struct ExitPathTests {
     func thrownError() throws {
         let controller = SingleSessionController(configuration: try QuickSession.configuration(.challenge, count: 1),
                                                  context: QuickSession.context(), sessionID: "X2")
-        let harness = try LoopHarness(controller: controller)
-        harness.start()
-        try harness.waitForLine("press space to start.")
-        harness.button.failReadsFromNowOn(MockDriverError("button line lost"))
-        harness.tap()
-        #expect(throws: MockDriverError.self) { try harness.finish() }
-        #expect(harness.recorder.finished.first?.outcome.status == .interrupted)
+        let harness = try VirtualHarness(controller: controller)
+        harness.at(Self.ms(500)) { harness.button.failReadsFromNowOn(MockDriverError("button line lost")) }
+        harness.tap(at: Self.ms(1_000))
+        #expect(throws: MockDriverError.self) { try harness.run() }
+        let finish = try #require(harness.recorder.finished.first)
+        #expect(finish.outcome.status == .interrupted)
+        #expect(finish.outcome.endedAt == Self.ms(1_000))
         #expect(harness.motor.endedOff)
     }
 
@@ -43,33 +52,30 @@ struct ExitPathTests {
     func normalEnd() throws {
         let controller = SingleSessionController(configuration: try QuickSession.configuration(.passive, intervalMilliseconds: 200, count: 2),
                                                  context: QuickSession.context(), sessionID: "X3")
-        let harness = try LoopHarness(controller: controller)
-        harness.start()
-        #expect(try harness.finish().ending == .finished)
+        let harness = try VirtualHarness(controller: controller)
+        #expect(try harness.run().ending == .finished)
         #expect(harness.motor.endedOff)
     }
 
     @Test("Whatever is asked, the motor is never on past the safe maximum")
     func safeMaximum() throws {
-        // One pulse far longer than allowed: cut when planned.
-        let single = try LoopHarness(controller: PulseController(pulses: [.init(offset: .zero, length: .seconds(5))]),
-                                     safeMaximumOn: .milliseconds(150))
-        single.start()
-        _ = try single.finish()
-        let span = try #require(single.motor.onSpans.first)
-        #expect(try #require(span.end) - span.start < 2_500_000_000)  // nowhere near the 5 s asked for
-        #expect(single.motor.onSpans.count == 1)
+        // One pulse far longer than allowed: cut exactly at the safe maximum.
+        let single = try VirtualHarness(controller: PulseController(pulses: [.init(offset: .zero, length: .seconds(5))]),
+                                        safeMaximumOn: .milliseconds(150))
+        _ = try single.run()
+        #expect(single.motor.onSpans.map(\.start) == [0])
+        #expect(single.motor.onSpans.map(\.end) == [150_000_000])
         #expect(single.motor.endedOff)
 
-        // Touching pulses, each allowed, together too long: the gate cuts the run and keeps the motor off
-        // until the run would have ended.
-        let run = try LoopHarness(controller: PulseController(pulses: [.init(offset: .zero, length: .milliseconds(150)),
-                                                                       .init(offset: .milliseconds(150), length: .milliseconds(150))]),
-                                  safeMaximumOn: .milliseconds(200))
-        run.start()
-        let report = try run.finish()
+        // Touching pulses, each allowed, together too long: the gate cuts the run at the safe maximum and
+        // keeps the motor off until the run would have ended.
+        let run = try VirtualHarness(controller: PulseController(pulses: [.init(offset: .zero, length: .milliseconds(150)),
+                                                                          .init(offset: .milliseconds(150), length: .milliseconds(150))]),
+                                     safeMaximumOn: .milliseconds(200))
+        let report = try run.run()
         #expect(report.motorForcedStops == 1)
-        #expect(run.motor.onSpans.count == 1)
+        #expect(run.motor.onSpans.map(\.start) == [0])
+        #expect(run.motor.onSpans.map(\.end) == [200_000_000])
         #expect(run.motor.endedOff)
     }
 }
