@@ -205,6 +205,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ChronoCollectorCLITests", dependencies: ["ChronoCollectorCLI", "ChronoCommandLine", "ChronoCollector"]),
+        // The composition's own tests that need no command (the device's words on health and sync).
+        .testTarget(name: "ChronoDeviceTests", dependencies: ["ChronoDevice"]),
         .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoDevice", "ChronoCommandLine", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI", "ChronoSync"]),
     ]
 )

@@ -1,5 +1,4 @@
 import Testing
-@testable import ChronoCLI
 @testable import ChronoDevice
 
 /// The push summary that `sync now` and the daemon print counts sessions in good English.

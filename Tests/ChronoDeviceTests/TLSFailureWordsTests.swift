@@ -1,4 +1,3 @@
-@testable import ChronoCLI
 @testable import ChronoDevice
 import Testing
 

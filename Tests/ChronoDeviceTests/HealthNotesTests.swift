@@ -1,5 +1,4 @@
 import Testing
-@testable import ChronoCLI
 @testable import ChronoDevice
 
 @Suite struct HealthNotesTests {
