@@ -6,61 +6,63 @@ import Synchronization
 import Testing
 @testable import ChronoRuntime
 
-@Suite("The device daemon through the real loop")
+/// The device daemon through the loop on virtual time: taps, requests, snapshots and stops at exact
+/// instants. (`KernelLoopTests`: the same daemon on the kernel's wait, in real time.)
+@Suite("The device daemon through the loop on virtual time")
 struct DaemonLoopTests {
+    static func ms(_ value: Int64) -> MonotonicInstant { VirtualHarness.ms(value) }
+
     @Test("Idle tap starts the last configuration, the session runs, the daemon returns to idle; a stop ends it")
     func idleSessionIdle() throws {
-        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let rig = try VirtualDaemonRig(try QuickSession.configuration(.challenge, count: 1))
         let harness = rig.harness
-        harness.start()
-        try harness.waitForLine("Ready. Tap")
-        harness.tap()
-        try harness.waitForLine("Attempt 1 of 1: press space to start.")
-        harness.tap()
-        try harness.waitForLine("Attempt 1 of 1: started.")
-        harness.tap(afterMilliseconds: 300)
-        try harness.waitForLine("Idle. Tap to start challenge")
-        // Long press in idle: the first preset is offered with its pattern.
-        harness.tap(holdMilliseconds: 500)
-        try harness.waitForLine("Preset ")
-        harness.loop.stopper.stop(reason: "shutdown")
-        let report = try harness.finish()
+        harness.tap(at: Self.ms(500))     // idle: starts the last configuration
+        harness.tap(at: Self.ms(1_500))   // the attempt's start
+        harness.tap(at: Self.ms(1_900))   // its tap
+        harness.tap(at: Self.ms(4_000), holdMilliseconds: 500)  // long press in idle: the first preset
+        harness.stop(at: Self.ms(5_000), reason: "shutdown")
+        let report = try harness.run()
         #expect(report.ending == .stopped(reason: "shutdown"))
+        let lines = harness.lines.all
+        #expect(lines.first?.hasPrefix("Ready. Tap") == true)
+        let idle = try #require(lines.firstIndex { $0.hasPrefix("Idle. Tap to start challenge") })
+        #expect(lines[idle...].contains { $0.hasPrefix("Preset ") })
+        let finish = try #require(harness.recorder.finished.first)
         #expect(harness.recorder.finished.map(\.outcome.status) == [.completed])
+        #expect(finish.outcome.attempts.map(\.startMark) == [Self.ms(1_500)])
+        #expect(finish.outcome.attempts.map(\.tapMark) == [Self.ms(1_900)])
         #expect(harness.motor.endedOff)
         // One snapshot before the loop, one after the start record, one after the finish record.
-        #expect(rig.library.counts.snapshots >= 3)
+        #expect(rig.library.counts.snapshots == 3)
     }
 
-    @Test("A stop during a session interrupts it")
+    @Test("A stop during a session interrupts it at the stop's instant")
     func stopDuringSession() throws {
-        let rig = try DaemonRig(try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 50))
+        let rig = try VirtualDaemonRig(try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 50))
         let harness = rig.harness
-        harness.start()
-        try harness.waitForLine("Ready. Tap")
-        harness.tap()
-        try harness.waitForLine("Boundary 1 of 50.")
-        harness.loop.stopper.stop(reason: "shutdown")
-        _ = try harness.finish()
-        #expect(harness.recorder.finished.map(\.outcome.status) == [.interrupted])
+        harness.tap(at: Self.ms(500))
+        harness.stop(at: Self.ms(1_000), reason: "shutdown")
+        _ = try harness.run()
+        let outcome = try #require(harness.recorder.finished.first?.outcome)
+        #expect(outcome.status == .interrupted)
+        #expect(outcome.endedAt == Self.ms(1_000))
         #expect(harness.motor.endedOff)
     }
 
     @Test("A settings change while idle applies to the next session, without a restart")
     func settingsApplyAtTheNextSession() throws {
-        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let rig = try VirtualDaemonRig(try QuickSession.configuration(.challenge, count: 1))
         let harness = rig.harness
-        harness.start()
-        try harness.waitForLine("Ready. Tap")
         let changed = SessionDefaults(timing: SessionTiming(feedbackDuration: .milliseconds(100), abortConfirmWindow: .milliseconds(900)),
                                       gestures: GestureSettings(debounce: .milliseconds(5), longPress: .milliseconds(700)),
                                       fearThreshold: 0.25, attempts: 1, repetitions: 6)
-        rig.library.change(defaults: changed)
-        rig.keeper.refresh()  // what the store watcher does when `settings set` commits
-        harness.tap()
-        try harness.waitForLine("Attempt 1 of 1: press space to start.")
-        harness.loop.stopper.stop(reason: "done")
-        _ = try harness.finish()
+        harness.at(Self.ms(100)) {
+            rig.library.change(defaults: changed)
+            rig.keeper.refresh()  // what the store watcher does when `settings set` commits
+        }
+        harness.tap(at: Self.ms(500))
+        harness.stop(at: Self.ms(1_500))
+        _ = try harness.run()
         let started = try #require(harness.recorder.started.first)
         #expect(started.configuration.gestures.longPress == .milliseconds(700))
         #expect(started.configuration.timing.abortConfirmWindow == .milliseconds(900))
@@ -69,47 +71,39 @@ struct DaemonLoopTests {
 
     @Test("SIGHUP's reload reaches the library off the loop and does not stop the daemon")
     func hangupReloads() throws {
-        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let rig = try VirtualDaemonRig(try QuickSession.configuration(.challenge, count: 1))
         let harness = rig.harness
-        harness.start()
-        try harness.waitForLine("Ready. Tap")
-        harness.loop.messenger.post(.hangup)
-        // The reload runs on the writer thread; the daemon is still there to answer.
-        #expect(try harness.ask(.endPassive) == .refused(.nothingRunning))
-        harness.loop.stopper.stop(reason: "done")
-        _ = try harness.finish()
+        harness.at(Self.ms(100)) { harness.loop.messenger.post(.hangup) }
+        // The reload runs on the records worker; the daemon is still there to answer.
+        let answer = harness.ask(.endPassive, at: Self.ms(200))
+        harness.stop(at: Self.ms(300))
+        #expect(try harness.run().ending == .stopped(reason: "done"))
+        #expect(answer.value == .refused(.nothingRunning))
         #expect(rig.library.counts.reloads == 1)
     }
 
-    @Test("Events: state changes, attempt feedback and the finished session reach a subscriber, off the loop")
+    @Test("Events: state changes, attempt feedback and the finished session reach a subscriber, off the loop, stamped when published")
     func events() throws {
-        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let rig = try VirtualDaemonRig(try QuickSession.configuration(.challenge, count: 1))
         let harness = rig.harness
+        let driver = harness.driver
         let heard = Mutex<[DeviceEvent]>([])
         let subscription = harness.handle.subscribe { event in heard.withLock { $0.append(event) } }
-        // Each event carries when the loop published it, before it was heard; states (one writer
-        // delivers them) in the order published.
-        let stamps = Mutex<[(published: Int64, heard: Int64, state: Bool)]>([])
+        // Each event carries when the loop published it; the workers run before virtual time moves,
+        // so each is heard at that very instant; states (one worker delivers them) in the order published.
+        let stamps = Mutex<[(published: MonotonicInstant, heard: MonotonicInstant, state: Bool)]>([])
         let timed = harness.events.subscribeWithTimes { event, publishedAt in
-            let heardAt = MonotonicClock.now().nanoseconds
             var isState = false
             if case .state = event { isState = true }
-            stamps.withLock { $0.append((publishedAt.nanoseconds, heardAt, isState)) }
+            stamps.withLock { $0.append((publishedAt, driver.now(), isState)) }
         }
         defer { timed.cancel() }
-        harness.start()
-        try harness.waitForLine("Ready. Tap")
-        // The state is delivered on the writer thread right after the line.
-        for _ in 0..<100 where harness.handle.snapshot() == nil { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(harness.handle.snapshot()?.state == .idle)
-        harness.tap()
-        try harness.waitForLine("Attempt 1 of 1: press space to start.")
-        harness.tap()
-        try harness.waitForLine("Attempt 1 of 1: started.")
-        harness.tap(afterMilliseconds: 300)
-        try harness.waitForLine("Idle. Tap to start challenge")
-        harness.loop.stopper.stop(reason: "done")
-        _ = try harness.finish()
+        harness.at(Self.ms(100)) { #expect(harness.handle.snapshot()?.state == .idle) }
+        harness.tap(at: Self.ms(500))
+        harness.tap(at: Self.ms(1_500))
+        harness.tap(at: Self.ms(1_900))
+        harness.stop(at: Self.ms(5_000))
+        _ = try harness.run()
         subscription.cancel()
         let events = heard.withLock { $0 }
         let id = try #require(harness.recorder.started.first?.sessionID)
@@ -121,7 +115,9 @@ struct DaemonLoopTests {
         #expect(states.last == .stopped)
         let times = stamps.withLock { $0 }
         #expect(times.count == events.count)
-        #expect(times.allSatisfy { $0.published > 0 && $0.published <= $0.heard })
+        #expect(times.allSatisfy { $0.published == $0.heard })
+        #expect(times.first?.published == .zero)
+        #expect(times.last?.published == Self.ms(5_000))
         let stateStamps = times.filter(\.state)
         #expect(stateStamps.count >= 3)
         #expect(zip(stateStamps, stateStamps.dropFirst()).allSatisfy { $0.published <= $1.published })
@@ -129,124 +125,139 @@ struct DaemonLoopTests {
     }
 }
 
-@Suite("Control requests through the daemon handle")
+@Suite("Control requests through the daemon handle, on virtual time")
 struct DeviceActionTests {
+    static func ms(_ value: Int64) -> MonotonicInstant { VirtualHarness.ms(value) }
+
     @Test("Start the last configuration; a second start is refused while it runs; discard ends it aborted")
     func startAndDiscard() throws {
-        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 2))
+        let rig = try VirtualDaemonRig(try QuickSession.configuration(.challenge, count: 2))
         let harness = rig.harness
-        harness.start()
-        try harness.waitForLine("Ready. Tap")
-        #expect(try harness.ask(.discard) == .refused(.nothingRunning))
-        guard case .started(let id, let configuration) = try harness.ask(.start(.lastConfiguration)) else {
-            Issue.record("not started")
+        let nothing = harness.ask(.discard, at: Self.ms(100))
+        let start = harness.ask(.start(.lastConfiguration), at: Self.ms(200))
+        let second = harness.ask(.start(.lastConfiguration), at: Self.ms(300))
+        let end = harness.ask(.endPassive, at: Self.ms(400))
+        let discard = harness.ask(.discard, at: Self.ms(500))
+        harness.stop(at: Self.ms(3_000))
+        _ = try harness.run()
+        #expect(nothing.value == .refused(.nothingRunning))
+        guard case .started(let id, let configuration) = start.value else {
+            Issue.record("not started: \(String(describing: start.value))")
             return
         }
         #expect(configuration.mode == .challenge && configuration.plannedCount == 2)
-        #expect(try harness.ask(.start(.lastConfiguration)) == .refused(.sessionRunning(sessionID: id)))
-        #expect(try harness.ask(.endPassive) == .refused(.notPassive(.challenge)))
-        #expect(try harness.ask(.discard) == .discarded(sessionID: id))
-        try harness.waitForLine("Idle. Tap to start")
-        harness.loop.stopper.stop(reason: "done")
-        _ = try harness.finish()
+        #expect(second.value == .refused(.sessionRunning(sessionID: id)))
+        #expect(end.value == .refused(.notPassive(.challenge)))
+        #expect(discard.value == .discarded(sessionID: id))
+        #expect(harness.lines.all.contains { $0.hasPrefix("Idle. Tap to start") })
+        let outcome = try #require(harness.recorder.finished.first?.outcome)
         #expect(harness.recorder.finished.map(\.outcome.status) == [.aborted])
+        #expect(outcome.startedAt == Self.ms(200) && outcome.endedAt == Self.ms(500))
         #expect(harness.motor.endedOff)
     }
 
     @Test("Start a preset and an explicit configuration; end a Passive session")
     func presetExplicitAndEnd() throws {
-        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let rig = try VirtualDaemonRig(try QuickSession.configuration(.challenge, count: 1))
         let harness = rig.harness
-        harness.start()
-        try harness.waitForLine("Ready. Tap")
         let preset = TrainingInterval.testOnly(milliseconds: 250)
-        guard case .started(let first, let presetConfiguration) = try harness.ask(.start(.preset(preset))) else {
-            Issue.record("preset not started")
+        let interval = TrainingInterval.testOnly(milliseconds: 150)
+        let presetStart = harness.ask(.start(.preset(preset)), at: Self.ms(100))
+        let discard = harness.ask(.discard, at: Self.ms(200))
+        let passiveStart = harness.ask(.start(.explicit(mode: .passive, interval: interval, count: 20)), at: Self.ms(3_000))
+        let end = harness.ask(.endPassive, at: Self.ms(3_250))  // after boundary 1 (3150 ms), before boundary 2
+        harness.stop(at: Self.ms(4_000))
+        _ = try harness.run()
+        guard case .started(let first, let presetConfiguration) = presetStart.value else {
+            Issue.record("preset not started: \(String(describing: presetStart.value))")
             return
         }
         #expect(presetConfiguration.interval == preset && presetConfiguration.mode == .challenge)
-        #expect(try harness.ask(.discard) == .discarded(sessionID: first))
-        try harness.waitForLine("Idle. Tap to start")
-        let interval = TrainingInterval.testOnly(milliseconds: 150)
-        guard case .started(let passive, let configuration) = try harness.ask(.start(.explicit(mode: .passive, interval: interval, count: 20))) else {
-            Issue.record("passive not started")
+        #expect(discard.value == .discarded(sessionID: first))
+        guard case .started(let passive, let configuration) = passiveStart.value else {
+            Issue.record("passive not started: \(String(describing: passiveStart.value))")
             return
         }
         #expect(configuration.mode == .passive && configuration.plannedCount == 20 && configuration.interval == interval)
-        try harness.waitForLine("Boundary 1 of 20.")
-        #expect(try harness.ask(.endPassive) == .ended(sessionID: passive, status: .completed))
-        harness.loop.stopper.stop(reason: "done")
-        _ = try harness.finish()
+        #expect(end.value == .ended(sessionID: passive, status: .completed))
         #expect(harness.recorder.finished.map(\.outcome.status) == [.aborted, .completed])
-        #expect(harness.recorder.finished.last?.outcome.repetitionsDone ?? 0 >= 1)
+        #expect(harness.recorder.finished.last?.outcome.repetitionsDone == 1)
+        #expect(harness.recorder.finished.last?.outcome.endedAt == Self.ms(3_250))
     }
 
     @Test("Fear without the opt-in is refused with the reason; an invalid count too")
     func refusals() throws {
-        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let rig = try VirtualDaemonRig(try QuickSession.configuration(.challenge, count: 1))
         let harness = rig.harness
-        harness.start()
-        try harness.waitForLine("Ready. Tap")
-        #expect(try harness.ask(.start(.explicit(mode: .fear, interval: .builtInPreset, count: 1))) == .refused(.fearNotOptedIn))
-        guard case .refused(.invalidConfiguration(let message)) = try harness.ask(.start(.explicit(mode: .challenge, interval: .builtInPreset, count: 500))) else {
+        let fear = harness.ask(.start(.explicit(mode: .fear, interval: .builtInPreset, count: 1)), at: Self.ms(100))
+        let tooMany = harness.ask(.start(.explicit(mode: .challenge, interval: .builtInPreset, count: 500)), at: Self.ms(200))
+        harness.stop(at: Self.ms(300))
+        _ = try harness.run()
+        #expect(fear.value == .refused(.fearNotOptedIn))
+        guard case .refused(.invalidConfiguration(let message)) = tooMany.value else {
             Issue.record("an out-of-range count was not refused")
             return
         }
         #expect(message.contains("500 attempts is out of range"))
-        harness.loop.stopper.stop(reason: "done")
-        _ = try harness.finish()
         #expect(harness.recorder.started.isEmpty)
         // After the loop has ended, a request is answered at once: the device is stopping.
-        #expect(try harness.ask(.start(.lastConfiguration)) == .refused(.stopping))
+        let late = Answer()
+        harness.handle.request(.start(.lastConfiguration)) { late.set($0) }
+        #expect(late.value == .refused(.stopping))
     }
 
     @Test("Pairing: a waiting request blocks no tap, start or discard; a long press in idle approves it; silence expires it")
     func pairing() throws {
-        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let rig = try VirtualDaemonRig(try QuickSession.configuration(.challenge, count: 1))
         let harness = rig.harness
-        harness.start()
-        try harness.waitForLine("Ready. Tap")
         let anna = PairingRequester(name: "Anna's phone", address: "192.168.1.20")
+        let announcement = #"Pairing request from "Anna's phone" at 192.168.1.20: to approve, hold the button"#
 
-        let approved = Mutex<DeviceReply?>(nil)
-        harness.handle.request(.approvePairing(anna, window: .seconds(20))) { reply in approved.withLock { $0 = reply } }
-        try harness.waitForLine(#"Pairing request from "Anna's phone" at 192.168.1.20: to approve, hold the button"#)
-        #expect(harness.waitFor { harness.events.latestState?.pairingRequest } == anna)
+        let approved = harness.ask(.approvePairing(anna, window: .seconds(20)), at: Self.ms(100))
+        harness.at(Self.ms(150)) {
+            #expect(harness.lines(containing: announcement).count == 1)
+            #expect(harness.events.latestState?.pairingRequest == anna)
+        }
         // The ordinary tap starts a session, as always; the request waits through it.
-        harness.tap()
-        try harness.waitForLine("Attempt 1 of 1: press space to start.")
-        #expect(harness.events.latestState?.pairingRequest == anna)
-        guard case .discarded = try harness.ask(.discard) else {
+        harness.tap(at: Self.ms(500))
+        harness.at(Self.ms(700)) {
+            #expect(harness.lines.all.contains("Attempt 1 of 1: press space to start."))
+            #expect(harness.events.latestState?.pairingRequest == anna)
+        }
+        let firstDiscard = harness.ask(.discard, at: Self.ms(800))
+        // Back in idle the request is announced again; a start request is not blocked either.
+        harness.at(Self.ms(2_000)) { #expect(harness.lines(containing: announcement).count == 2) }
+        let start = harness.ask(.start(.lastConfiguration), at: Self.ms(2_100))
+        harness.at(Self.ms(2_200)) { #expect(approved.value == nil) }
+        let secondDiscard = harness.ask(.discard, at: Self.ms(2_300))
+        harness.at(Self.ms(4_000)) { #expect(harness.lines(containing: announcement).count == 3) }
+        harness.tap(at: Self.ms(4_100), holdMilliseconds: 500)  // approves at 4500 ms
+        harness.at(Self.ms(4_600)) {
+            #expect(harness.lines.all.contains(#"Pairing approved: "Anna's phone" at 192.168.1.20."#))
+            #expect(approved.value == .pairingApproved)
+            #expect(harness.events.latestState?.pairingRequest == nil)
+        }
+        // Nobody at the device: it expires unapproved, exactly at the end of its window.
+        let unanswered = harness.ask(.approvePairing(anna, window: .milliseconds(200)), at: Self.ms(5_000))
+        harness.at(Self.ms(5_199)) { #expect(unanswered.value == nil) }
+        harness.at(Self.ms(5_201)) {
+            #expect(unanswered.value == .refused(.pairingRefused("no long press within the time given")))
+            #expect(harness.lines.all.last?.hasSuffix("expired unapproved.") == true)
+        }
+        // With nothing waiting a long press browses presets again.
+        harness.tap(at: Self.ms(6_000), holdMilliseconds: 500)
+        harness.stop(at: Self.ms(7_000))
+        _ = try harness.run()
+        guard case .discarded = firstDiscard.value else {
             Issue.record("a waiting pairing request blocked discard")
             return
         }
-        // Back in idle the request is announced again; a start request is not blocked either.
-        try harness.waitForLines(#"Pairing request from "Anna's phone""#, count: 2)
-        guard case .started = try harness.ask(.start(.lastConfiguration)) else {
-            Issue.record("a waiting pairing request blocked start")
+        guard case .started = start.value, case .discarded = secondDiscard.value else {
+            Issue.record("a waiting pairing request blocked start or discard")
             return
         }
-        #expect(approved.withLock { $0 } == nil)
-        guard case .discarded = try harness.ask(.discard) else {
-            Issue.record("not discarded")
-            return
-        }
-        try harness.waitForLines(#"Pairing request from "Anna's phone""#, count: 3)
-        harness.tap(holdMilliseconds: 500)
-        try harness.waitForLine(#"Pairing approved: "Anna's phone" at 192.168.1.20."#)
-        #expect(harness.waitFor { approved.withLock { $0 } } == .pairingApproved)
-        #expect(harness.waitFor { harness.events.latestState.flatMap { $0.pairingRequest == nil ? true : nil } } == true)
+        #expect(harness.lines.all.last?.hasPrefix("Preset ") == true)
         #expect(harness.motor.onSpans.count >= 1)
-
-        // Nobody at the device: it expires unapproved.
-        #expect(try harness.ask(.approvePairing(anna, window: .milliseconds(200)))
-                == .refused(.pairingRefused("no long press within the time given")))
-        try harness.waitForLine("expired unapproved.")
-        // With nothing waiting a long press browses presets again.
-        harness.tap(holdMilliseconds: 500)
-        try harness.waitForLine("Preset ")
-        harness.loop.stopper.stop(reason: "done")
-        _ = try harness.finish()
         // The two sessions (the tap's, the request's) were discarded; no press became anything else.
         #expect(harness.recorder.started.count == 2)
         #expect(harness.recorder.finished.map(\.outcome.status) == [.aborted, .aborted])
@@ -256,11 +267,10 @@ struct DeviceActionTests {
     func singleSessionRefuses() throws {
         let controller = SingleSessionController(configuration: try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 50),
                                                  context: QuickSession.context())
-        let harness = try LoopHarness(controller: controller)
-        harness.start()
-        try harness.waitForLine("Passive:")
-        #expect(try harness.ask(.start(.lastConfiguration)) == .refused(.notADaemon))
-        harness.loop.stopper.stop(reason: "done")
-        _ = try harness.finish()
+        let harness = try VirtualHarness(controller: controller)
+        let answer = harness.ask(.start(.lastConfiguration), at: Self.ms(100))
+        harness.stop(at: Self.ms(200))
+        _ = try harness.run()
+        #expect(answer.value == .refused(.notADaemon))
     }
 }
