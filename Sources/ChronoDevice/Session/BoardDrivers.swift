@@ -1,4 +1,3 @@
-import ArgumentParser
 import ChronoCore
 import ChronoHardware
 import ChronoRuntime
