@@ -6,6 +6,7 @@ import Testing
 
 /// An input device unplugged mid-session (an evdev button's descriptor hangs up) ends the session as
 /// interrupted through the loop's input-lost path; the commands then tell the user (or, `run`, wait).
+/// In real time on the product's driver: the pipe's POLLHUP through a real `ppoll` is the point.
 @Suite("Input lost")
 struct InputLostTests {
     @Test("A button whose descriptor hangs up stops the loop with the reason and interrupts the session")

@@ -6,9 +6,11 @@ import Foundation
 import Synchronization
 @testable import ChronoRuntime
 
-/// Runs a real `SessionLoop` on its own thread with mock drivers, and records what it hands off.
-/// Waits in tests are for conditions (a line appearing, the loop ending), with a generous limit; no
-/// test asserts how fast anything happened.
+/// Runs a real `SessionLoop` on the product's driver (`KernelLoopDriver`), in real time on its own
+/// thread, with mock drivers, and records what it hands off: the integration layer (`KernelLoopTests`,
+/// `InputLostTests`); every other loop test runs on virtual time (`VirtualHarness`). Waits are for
+/// conditions (a line appearing, the loop ending), with a generous limit; no test asserts how fast
+/// anything happened.
 final class LoopHarness: @unchecked Sendable {
     let button: ScriptedButton
     let motor: RecordingMotor
@@ -71,24 +73,6 @@ final class LoopHarness: @unchecked Sendable {
         return answer.withLock { $0! }
     }
 
-    /// Waits until `count` console lines contain `text`.
-    func waitForLines(_ text: String, count: Int, limit: Double = 20) throws {
-        guard lines.wait(for: { $0.filter { $0.contains(text) }.count >= count }, limit: limit) else {
-            throw HarnessError.lineNeverCame(text, seen: lines.all)
-        }
-    }
-
-    /// Waits until `value` gives something (at most `limit` seconds): for replies, which arrive on the
-    /// records writer, in no fixed order with the console's lines.
-    func waitFor<T: Sendable>(_ value: () -> T?, limit: Double = 20) -> T? {
-        let deadline = Date().addingTimeInterval(limit)
-        while Date() < deadline {
-            if let found = value() { return found }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return value()
-    }
-
     /// Waits until a console line contains `text`.
     func waitForLine(_ text: String, limit: Double = 20) throws {
         guard lines.wait(for: { $0.contains { $0.contains(text) } }, limit: limit) else {
@@ -111,26 +95,6 @@ enum HarnessError: Error, CustomStringConvertible {
     }
 }
 
-/// The records the loop handed to its recorder.
-final class RecordingRecorder: SessionRecorder, @unchecked Sendable {
-    private let lock = NSLock()
-    private var startedRecords: [SessionStartRecord] = []
-    private var finishedRecords: [SessionFinishRecord] = []
-
-    func sessionStarted(_ start: SessionStartRecord) { lock.withLock { startedRecords.append(start) } }
-    func sessionFinished(_ finish: SessionFinishRecord) { lock.withLock { finishedRecords.append(finish) } }
-
-    var started: [SessionStartRecord] { lock.withLock { startedRecords } }
-    var finished: [SessionFinishRecord] { lock.withLock { finishedRecords } }
-}
-
-extension RecordingMotor {
-    /// Whether every switch-on was followed by a switch-off and the last command left the motor off.
-    var endedOff: Bool {
-        !isOn && onSpans.allSatisfy { $0.end != nil }
-    }
-}
-
 /// A device daemon over an in-memory library, wired to a harness's loop like `run` wires it.
 struct DaemonRig {
     let library: InMemoryDeviceLibrary
@@ -144,20 +108,5 @@ struct DaemonRig {
                                                 soundStatus: { .inaudible(reason: "none") })
         harness = try LoopHarness(controller: controller, alsoRecord: [library])
         keeper.connect(harness.loop.messenger)
-    }
-}
-
-/// Short intervals and timings so a real session takes a second or two.
-enum QuickSession {
-    static func configuration(_ mode: SessionMode, intervalMilliseconds: Int64 = 300, count: Int,
-                              feedbackMilliseconds: Int64 = 200, longPressMilliseconds: Int64 = 400) throws -> SessionConfiguration {
-        try SessionConfiguration(
-            mode: mode, interval: .testOnly(milliseconds: intervalMilliseconds), plannedCount: count,
-            timing: SessionTiming(feedbackDuration: .milliseconds(feedbackMilliseconds), abortConfirmWindow: .milliseconds(2000)),
-            gestures: GestureSettings(debounce: .milliseconds(5), longPress: .milliseconds(longPressMilliseconds)))
-    }
-
-    static func context(sound: SoundStatus = .inaudible(reason: "not a Fear session")) -> SessionContext {
-        SessionContext(board: "test", pressHint: "press space", soundAudibility: sound, healthStatus: "on")
     }
 }
