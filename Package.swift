@@ -172,7 +172,7 @@ let package = Package(
         // The collector's executable: only `ChronoceptionCollector.runAndExit()`.
         .executableTarget(name: "chronoception-collector", dependencies: ["ChronoCollectorCLI"]),
         // Mock drivers and in-memory stand-ins for tests; no production target depends on it.
-        .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime", "ChronoAPI", "ChronoSync",
+        .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime", "ChronoSync",
                                                 .product(name: "Hummingbird", package: "hummingbird"),
                                                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                 .product(name: "Logging", package: "swift-log"),
