@@ -8,7 +8,7 @@ import Testing
 @testable import ChronoCLI
 @testable import ChronoDevice
 
-/// The daemon's wiring: the real loop and store recorder with the sync pusher on its own thread. A
+/// The daemon's wiring: the real loop (on virtual time) and store recorder with the sync pusher on its own thread. A
 /// completed session reaches the collector without anyone calling `sync now`, and the collector's
 /// preference lands in the settings.
 @Suite("The daemon pushes completed sessions in the background")
@@ -41,28 +41,29 @@ struct DaemonSyncTests {
         let keeper = SnapshotKeeper(library: library)
         let controller = DeviceDaemonController(keeper: keeper, board: "desktop", pressHint: "press space",
                                                 soundStatus: { .inaudible(reason: "none") })
+        // The loop on virtual time (its records worker runs on this thread): an idle tap starts the
+        // session, two 300 ms boundaries end it, the record is saved and the pusher nudged; only the
+        // pusher's exchange runs in real time.
+        // It starts at the real clock's reading, so the session's wall-clock date (the controller pairs
+        // the real clocks once) is today's.
+        let start = MonotonicClock.now()
+        let driver = VirtualLoopDriver(start: start)
         let button = try ScriptedButton()
         let loop = try SessionLoop(
-            button: button, motor: RecordingMotor(), sound: nil, controller: controller,
+            button: button, motor: RecordingMotor(now: { [driver] in driver.now().nanoseconds }), sound: nil, controller: controller,
             sinks: LoopSinks(console: lines, stateFile: nil,
                              recorder: RecorderFanOut([StoreSessionRecorder(store: fixture.store, report: { lines.writeLine($0) }), library,
                                                        SyncNudgingRecorder(pusher: pusher)])),
-            settings: SessionLoop.Settings(realtimePriority: nil, lockMemory: false, catchSignals: false))
+            settings: SessionLoop.Settings(realtimePriority: nil, lockMemory: false, catchSignals: false),
+            driver: driver)
         keeper.connect(loop.messenger)
-        let ended = EndFlag()
-        let loopBox = LoopBox(loop: loop)
-        let thread = Thread {
-            _ = try? loopBox.loop.run()
-            ended.set()
-        }
-        thread.start()
-        #expect(await eventually { lines.all.contains { $0.contains("Ready. Tap") } })
-        let press = HardwareClock.monotonicNanoseconds() + 20_000_000
-        button.startReplay([ButtonEdge(.pressed, at: press), ButtonEdge(.released, at: press + 60_000_000)])
-        // Two 300 ms boundaries, then the save and the nudge: the pusher reports the batch.
+        let tap = start + .milliseconds(500)
+        driver.at(tap) { button.injectTap(atMonotonicNanoseconds: tap.nanoseconds, holdNanoseconds: 60_000_000) }
+        driver.at(start + .seconds(3)) { loop.stopper.stop(reason: "done") }
+        #expect(try loop.run().ending == .stopped(reason: "done"))
+        #expect(lines.all.contains { $0.hasPrefix("Session complete: 2 of 2 boundaries") })
+        // The pusher reports the batch.
         #expect(await eventually { lines.all.contains("sent 1 session (1 new, 0 already there); 0 pending") })
-        loop.stopper.stop(reason: "done")
-        #expect(await eventually { ended.isSet })
         #expect(collector.with { $0.sessions.values.map(\.mode) } == ["passive"])
         #expect(try fixture.store.syncState().pending == 0)
     }
@@ -77,15 +78,4 @@ func eventually(limit: Double = 20, _ condition: () -> Bool) async -> Bool {
         try? await Task.sleep(nanoseconds: 50_000_000)
     }
     return condition()
-}
-
-private struct LoopBox: @unchecked Sendable {
-    let loop: SessionLoop
-}
-
-private final class EndFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }
