@@ -124,14 +124,7 @@ public struct BoardCheck {
                             + "if presses show there, check `\(role).line` and `\(role).active_low`")
             return
         }
-        let seconds = Double(press.monotonicNanoseconds) / 1e9
-        let latency = Double(readAt - press.monotonicNanoseconds) / 1e6
-        var text = "\(role): press at \(String(format: "%.9f", seconds)) s (kernel timestamp, CLOCK_MONOTONIC), "
-            + "in user space \(String(format: "%.3f", latency)) ms later"
-        if let (release, _) = waitForEdge(.released, on: input, until: HardwareClock.monotonicNanoseconds() + 5_000_000_000) {
-            text += "; released after \((release.monotonicNanoseconds - press.monotonicNanoseconds) / 1_000_000) ms"
-        }
-        report.pass(text)
+        report.pass(pressLine(role: role, press: press, readAt: readAt, secondsFormat: "%.9f", on: input))
     }
 
     /// An input device's key: the device found, then one press and release with their kernel stamps.
@@ -167,14 +160,20 @@ public struct BoardCheck {
             }
             return
         }
+        report.pass(pressLine(role: role, press: press, readAt: readAt, secondsFormat: "%.6f", on: button))
+    }
+
+    /// The press's kernel stamp and how late it reached user space, then the release (waited for up
+    /// to 5 s). `secondsFormat`: libgpiod's stamps are nanoseconds, evdev's microseconds.
+    private func pressLine(role: String, press: ButtonEdge, readAt: Int64, secondsFormat: String, on input: ButtonInput) -> String {
         let seconds = Double(press.monotonicNanoseconds) / 1e9
         let latency = Double(readAt - press.monotonicNanoseconds) / 1e6
-        var text = "\(role): press at \(String(format: "%.6f", seconds)) s (kernel timestamp, CLOCK_MONOTONIC), "
+        var text = "\(role): press at \(String(format: secondsFormat, seconds)) s (kernel timestamp, CLOCK_MONOTONIC), "
             + "in user space \(String(format: "%.3f", latency)) ms later"
-        if let (release, _) = waitForEdge(.released, on: button, until: HardwareClock.monotonicNanoseconds() + 5_000_000_000) {
+        if let (release, _) = waitForEdge(.released, on: input, until: HardwareClock.monotonicNanoseconds() + 5_000_000_000) {
             text += "; released after \((release.monotonicNanoseconds - press.monotonicNanoseconds) / 1_000_000) ms"
         }
-        report.pass(text)
+        return text
     }
 
     /// Waits on the button's descriptor (no busy loop) for the first edge of `direction`.
