@@ -172,7 +172,7 @@ let package = Package(
         // The collector's executable: only `ChronoceptionCollector.runAndExit()`.
         .executableTarget(name: "chronoception-collector", dependencies: ["ChronoCollectorCLI"]),
         // Mock drivers and in-memory stand-ins for tests; no production target depends on it.
-        .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime", "ChronoSync",
+        .target(name: "ChronoTesting", dependencies: ["ChronoCore", "ChronoHardware", "ChronoRuntime", "ChronoSync", "ChronoStore", "ChronoDevice",
                                                 .product(name: "Hummingbird", package: "hummingbird"),
                                                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                 .product(name: "Logging", package: "swift-log"),
@@ -203,8 +203,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ChronoCollectorCLITests", dependencies: ["ChronoCollectorCLI", "ChronoCommandLine", "ChronoCollector"]),
-        // The composition's own tests that need no command (the device's words on health and sync).
-        .testTarget(name: "ChronoDeviceTests", dependencies: ["ChronoDevice"]),
+        // The composition's own tests, without the command line: the daemon's library, recorder and
+        // restarts, a locked store, the sync pusher and exchange, the device's words.
+        .testTarget(name: "ChronoDeviceTests", dependencies: ["ChronoDevice", "ChronoTesting", "ChronoCore", "ChronoStore", "ChronoSync", "ChronoRuntime", "ChronoHardware"]),
         .testTarget(name: "ChronoCLITests", dependencies: ["ChronoCLI", "ChronoDevice", "ChronoCommandLine", "ChronoCore", "ChronoStore", "ChronoRuntime", "ChronoHardware", "ChronoTesting", "ChronoAPI", "ChronoSync"]),
     ]
 )

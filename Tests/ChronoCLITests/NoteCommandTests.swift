@@ -15,7 +15,7 @@ struct NoteCommandTests {
 
     @Test("set, show, change and clear a note by id, prefix and last; sessions shows it; refusals name the fix")
     func noteCommand() throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         let data = ["--data-dir", fixture.directory]
         let empty = try Self.run(["note", "last", "x"] + data)
@@ -71,7 +71,7 @@ struct NoteCommandTests {
 
     @Test("a prefix that starts two ids is refused, naming both; one more character picks one")
     func ambiguousPrefix() throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         let interval = try TrainingInterval(seconds: 60)
         let configuration = try SessionConfiguration(mode: .challenge, interval: interval, plannedCount: 1)

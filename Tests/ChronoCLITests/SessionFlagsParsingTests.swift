@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChronoCore
+import ChronoTesting
 import Testing
 @testable import ChronoCLI
 

@@ -2,6 +2,7 @@ import ChronoCore
 import ChronoHardware
 import ChronoRuntime
 import ChronoStore
+import ChronoTesting
 import Foundation
 import Testing
 @testable import ChronoCLI

@@ -8,59 +8,11 @@ import Testing
 @testable import ChronoCLI
 @testable import ChronoDevice
 
-/// A `FakeCollector` as the client's transport, without a socket.
-struct InProcessTransport: CollectorTransport {
-    let collector: FakeCollector
-    func post(_ path: String, body: Data, bearer: String?) async throws(SyncFailure) -> (status: Int, body: Data) {
-        collector.handle(path: path, body: body, bearer: bearer)
-    }
-}
-
-/// A fresh data directory with a store, and completed sessions to send.
-struct SyncFixture {
-    let directory: String
-    let store: ChronoStore
-
-    init() throws {
-        var template = Array("/tmp/chrono-sync-test-XXXXXX".utf8CString)
-        directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        store = try ChronoStore.open(StoreLocation(directory: directory))
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: directory) }
-
-    /// `count` completed Challenge sessions (UUIDs, as a collector requires), plus one aborted.
-    func addSessions(_ count: Int, status: SessionStatus = .completed) throws {
-        let interval = try TrainingInterval(seconds: 60)
-        let configuration = try SessionConfiguration(mode: .challenge, interval: interval, plannedCount: 1)
-        let anchor = WallClockAnchor(unixNanoseconds: 1_795_000_000_000_000_000, monotonic: MonotonicInstant(nanoseconds: 1_000_000_000), utcOffsetSeconds: 0)
-        let finishes = (0..<count).map { index in
-            let start = MonotonicInstant(nanoseconds: 1_000_000_000 + Int64(index) * 100_000_000_000)
-            let attempt = AttemptMeasurement(index: 1, target: interval, startMark: start + .seconds(1), tapMark: start + .seconds(62))
-            let outcome = SessionOutcome(status: status, configuration: configuration, startedAt: start, endedAt: start + .seconds(62),
-                                         attempts: [attempt], boundaries: [], fearSoundEffective: false, reason: status == .completed ? nil : "test")
-            return SessionFinishRecord(sessionID: UUID().uuidString, outcome: outcome, anchor: anchor, board: "desktop", boundariesFired: [],
-                                       wallClockSynchronised: true)
-        }
-        try store.importFinishedSessions(finishes, nowUnixNanoseconds: 1_795_000_000_000_000_000)
-    }
-
-    func exchange(_ collector: FakeCollector) -> SyncExchange {
-        SyncExchange(store: store, transport: InProcessTransport(collector: collector), now: { 1_795_000_000_000_000_000 })
-    }
-
-    /// Enrols with `collector` through the protocol (code "C").
-    func enrol(_ collector: FakeCollector) async throws -> SyncEnrolment {
-        _ = collector.with { $0.codes.insert("C") }
-        return try await exchange(collector).enrol(url: try CollectorURL(parsing: "http://127.0.0.1:1"), code: "C", board: "desktop", softwareVersion: "0")
-    }
-}
-
 @Suite("Sync: the device's client, pusher and commands")
 struct SyncDeviceTests {
     @Test("enrol, then push everything in batches: every completed session arrives once, the cursor follows")
     func pushEverything() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         try fixture.addSessions(450)
         try fixture.addSessions(3, status: .aborted)
@@ -81,7 +33,7 @@ struct SyncDeviceTests {
 
     @Test("an answer lost after the collector stored the batch: the batch is resent, every session a duplicate")
     func lostAnswer() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         try fixture.addSessions(5)
         let collector = FakeCollector()
@@ -97,7 +49,7 @@ struct SyncDeviceTests {
 
     @Test("a 413 halves the batch until the collector takes it")
     func tooLarge() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         try fixture.addSessions(10)
         let collector = FakeCollector()
@@ -111,7 +63,7 @@ struct SyncDeviceTests {
 
     @Test("the collector's preferences land in the settings; the device's own changes reach the collector")
     func preferences() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         let collector = FakeCollector()
         let enrolment = try await fixture.enrol(collector)
@@ -135,7 +87,7 @@ struct SyncDeviceTests {
             (404, "whatever", .notACollector, .collectorRefused, "check the URL"),
         ]
         for entry in cases {
-            let fixture = try SyncFixture()
+            let fixture = try ScratchStore()
             defer { fixture.remove() }
             try fixture.addSessions(2)
             let collector = FakeCollector()
@@ -159,7 +111,7 @@ struct SyncDeviceTests {
 
     @Test("a used enrolment code is refused with the fix, and nothing is saved")
     func codeRefused() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         let collector = FakeCollector()
         do {
@@ -177,7 +129,7 @@ struct SyncDeviceTests {
 
     @Test("the real client over a loopback socket: enrol and push; a closed port is no route")
     func overHTTP() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         try fixture.addSessions(3)
         let server = try await FakeCollectorServer.start(FakeCollector(codes: ["C"]))
@@ -250,7 +202,7 @@ struct SyncDeviceTests {
 
     @Test("the pusher backs off while offline, keeps the count across restarts, and catches up when the collector returns")
     func pusher() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         try fixture.addSessions(4)
         let collector = FakeCollector()
@@ -290,7 +242,7 @@ struct SyncDeviceTests {
 
     @Test("the commands: refusals are one error line and an exit status; nothing is lost")
     func commands() throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         try fixture.addSessions(2)
         let dataDir = ["--data-dir", fixture.directory]

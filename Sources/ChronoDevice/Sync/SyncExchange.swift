@@ -10,9 +10,20 @@ public struct SyncExchange: Sendable {
     let store: ChronoStore
     let transport: any CollectorTransport
     /// The wall clock for the status's times (a value, so tests decide it).
-    var now: @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() }
+    var now: @Sendable () -> Int64
     /// This machine's binding (`MachineBinding`), read once; a value, so tests play two machines.
-    public var machine: String? = MachineBinding.current()
+    public var machine: String?
+
+    /// An exchange with the collector behind `transport`. `now` and `machine` are seams for tests
+    /// (a fixed clock, two machines); the product leaves them at the wall clock and this machine.
+    public init(store: ChronoStore, transport: any CollectorTransport,
+                now: @escaping @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() },
+                machine: String? = MachineBinding.current()) {
+        self.store = store
+        self.transport = transport
+        self.now = now
+        self.machine = machine
+    }
 
     /// Before enrolling: a data directory copied from another machine — or any, with `asNewDevice` —
     /// becomes a new device (`ChronoStore.becomeNewSyncDevice`). The new device ID when it did.
@@ -131,13 +142,5 @@ public struct SyncExchange: Sendable {
     static func refusal(_ status: Int, _ body: Data, during what: String) -> SyncFailure {
         let error = ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["error"] as? [String: Any]
         return SyncFailure.classifying(httpStatus: status, code: error?["code"] as? String, message: error?["message"] as? String, during: what)
-    }
-}
-
-extension SyncExchange {
-    /// An exchange with the collector behind `transport`, as this machine, on the wall clock.
-    public init(store: ChronoStore, transport: any CollectorTransport) {
-        self.store = store
-        self.transport = transport
     }
 }

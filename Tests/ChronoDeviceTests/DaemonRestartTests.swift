@@ -6,7 +6,6 @@ import ChronoTesting
 import Foundation
 import Synchronization
 import Testing
-@testable import ChronoCLI
 @testable import ChronoDevice
 
 /// The daemon's controller over the product's store adapters (`StoreDeviceLibrary`,

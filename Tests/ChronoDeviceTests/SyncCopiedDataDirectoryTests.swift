@@ -4,7 +4,6 @@ import ChronoSync
 import ChronoTesting
 import Foundation
 import Testing
-@testable import ChronoCLI
 @testable import ChronoDevice
 
 /// `cp -a` of an enrolled device's data directory onto another machine (issue 20): the copy notices,
@@ -28,7 +27,7 @@ struct SyncCopiedDataDirectoryTests {
 
     @Test("the copy refuses to push as the original, says so, and `sync add` makes it a new device")
     func copyOnAnotherMachine() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         try fixture.addSessions(3)
         let collector = FakeCollector()
@@ -90,7 +89,7 @@ struct SyncCopiedDataDirectoryTests {
 
     @Test("a device on its own machine, and one enrolled before bindings existed, push as before")
     func sameMachineAndUnbound() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         try fixture.addSessions(2)
         let collector = FakeCollector()
@@ -124,7 +123,7 @@ struct SyncCopiedDataDirectoryTests {
 
     @Test("the daemon's console shows a collector's words as text")
     func pusherLinesAreSanitised() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         try fixture.addSessions(1)
         _ = try await fixture.enrol(FakeCollector())

@@ -5,7 +5,6 @@ import ChronoStore
 import ChronoTesting
 import Foundation
 import Testing
-@testable import ChronoCLI
 @testable import ChronoDevice
 
 /// The daemon's wiring: the real loop (on virtual time) and store recorder with the sync pusher on its own thread. A
@@ -15,7 +14,7 @@ import Testing
 struct DaemonSyncTests {
     @Test("a completed session is pushed after it is saved; the collector's preference is applied")
     func pushesAfterASession() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         let collector = FakeCollector()
         _ = try await fixture.enrol(collector)
@@ -67,15 +66,4 @@ struct DaemonSyncTests {
         #expect(collector.with { $0.sessions.values.map(\.mode) } == ["passive"])
         #expect(try fixture.store.syncState().pending == 0)
     }
-}
-
-/// Polls `condition` every 50 ms for up to `limit` seconds without blocking a thread of the pool the
-/// pusher's exchange runs on.
-func eventually(limit: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date(timeIntervalSinceNow: limit)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 50_000_000)
-    }
-    return condition()
 }

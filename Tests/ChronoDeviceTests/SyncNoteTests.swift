@@ -4,7 +4,6 @@ import ChronoSync
 import ChronoTesting
 import Foundation
 import Testing
-@testable import ChronoCLI
 @testable import ChronoDevice
 
 /// A note travels with its session, and an edit on the device reaches the collector (issue 22).
@@ -12,7 +11,7 @@ import Testing
 struct SyncNoteTests {
     @Test("a note set before the push arrives; an edit after it is sent again and replaces it; a clear clears it")
     func noteAndEdit() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         try fixture.addSessions(3)
         let collector = FakeCollector()
@@ -45,7 +44,7 @@ struct SyncNoteTests {
 struct SyncPusherNoteTests {
     @Test("caught up, a note edit and the watcher's change push the session again; a change with nothing new pending does not")
     func editWakesThePusher() async throws {
-        let fixture = try SyncFixture()
+        let fixture = try ScratchStore()
         defer { fixture.remove() }
         try fixture.addSessions(2)
         let collector = FakeCollector()

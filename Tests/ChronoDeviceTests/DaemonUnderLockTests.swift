@@ -6,7 +6,6 @@ import ChronoTesting
 import Foundation
 import Synchronization
 import Testing
-@testable import ChronoCLI
 @testable import ChronoDevice
 
 /// The loop thread never waits for the database: with the store's write lock held by another process
@@ -105,37 +104,6 @@ final class DatabaseLocker {
     func waitUntilReleased() { process.waitUntilExit() }
 
     enum LockerError: Error { case notLocked(String) }
-}
-
-/// The finish records, with a wait.
-final class CollectedFinishes: SessionRecorder, @unchecked Sendable {
-    private let condition = NSCondition()
-    private var records: [SessionFinishRecord] = []
-
-    func sessionStarted(_ start: SessionStartRecord) {}
-
-    func sessionFinished(_ finish: SessionFinishRecord) {
-        condition.lock()
-        records.append(finish)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    var all: [SessionFinishRecord] {
-        condition.lock()
-        defer { condition.unlock() }
-        return records
-    }
-
-    func wait(count: Int, limit: Double) -> Bool {
-        let until = Date(timeIntervalSinceNow: limit)
-        condition.lock()
-        defer { condition.unlock() }
-        while records.count < count {
-            if !condition.wait(until: until) { return false }
-        }
-        return true
-    }
 }
 
 private struct UncheckedLoop: @unchecked Sendable {

@@ -5,7 +5,6 @@ import ChronoRuntime
 import ChronoStore
 import Foundation
 import Testing
-@testable import ChronoCLI
 @testable import ChronoDevice
 
 /// The daemon's snapshots from the store: live settings through the data-directory watcher, the next
@@ -75,7 +74,7 @@ struct StoreDeviceLibraryTests {
         let configuration = try SessionConfiguration(mode: .challenge, interval: used)
         try scratch.store.recordSessionStarted(SessionStartRecord(
             sessionID: sid("S1"), configuration: configuration,
-            anchor: WallClockAnchor(unixNanoseconds: Int64(nowUnixSeconds) * 1_000_000_000, monotonic: .zero, utcOffsetSeconds: 0),
+            anchor: WallClockAnchor(unixNanoseconds: LocalTimeZone.nowUnixNanoseconds() / 1_000_000_000 * 1_000_000_000, monotonic: .zero, utcOffsetSeconds: 0),
             board: "desktop", soundAudible: false, wallClockSynchronised: true))
         _ = library.prepareSnapshot()
         let saved = try scratch.store.savedPatternBook().assignments
