@@ -1,8 +1,5 @@
 import ChronoCore
 import ChronoHardware
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The real-time loop: one thread, one wait, absolute deadlines.
 ///
