@@ -26,6 +26,7 @@ public struct Chronoception: ParsableCommand {
             LearnCommand.self,
             StoreBenchCommand.self,
             BoardCommand.self,
+            FirstBootCommand.self,
             ChallengeCommand.self,
             FearCommand.self,
             PassiveCommand.self,

@@ -49,7 +49,7 @@ struct RunCommand: ParsableCommand {
         }
         let daemon = DeviceDaemon(DeviceDaemon.Configuration(
             store: store, settings: settings, flags: flags, live: options.live,
-            api: noAPI ? nil : try api.configuration(stopOnSignals: false),
+            api: noAPI ? nil : try listenOptions().configuration(stopOnSignals: false),
             // SIGHUP means two things: a service manager's "reload" (`systemctl reload`), and a
             // terminal that went away. Started from a terminal, the device stops as on Ctrl-C when its
             // terminal closes, instead of running on unseen with nobody to end it; without one, it reloads.
@@ -57,5 +57,13 @@ struct RunCommand: ParsableCommand {
         let status: Int32
         do { status = try daemon.run() } catch let error as InvalidSessionChoice { throw usageFailure(error) }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// `--listen`, else `$CHRONOCEPTION_LISTEN` (the service's /etc/default/chronoception, set by the
+    /// image's first-boot file's companion_network; docs/FIRST-BOOT.md), else loopback.
+    func listenOptions(environment: [String: String] = ProcessInfo.processInfo.environment) -> ListenOptions {
+        var options = api
+        if options.listen == nil, let listen = environment["CHRONOCEPTION_LISTEN"], !listen.isEmpty { options.listen = listen }
+        return options
     }
 }

@@ -1,0 +1,231 @@
+/// The first-boot file (`chronoception.txt` on the boot partition, docs/FIRST-BOOT.md): its one
+/// reader and validator, and the rewrite that takes the secrets out of it once applied.
+///
+/// The file is written on any computer, so the reader takes what editors make of it: a UTF-8 byte
+/// order mark, Windows (CRLF) or old Mac (CR) line ends, spaces or tabs around `=`, trailing spaces,
+/// `Key-Name` for `key_name`. A line is blank, a comment (`#` first), or `key = value`; the value
+/// runs to the end of the line (a `#` inside it is part of it: passphrases hold them), and double
+/// quotes around it keep spaces at its ends. An empty value is no value (the template's lines).
+///
+/// One bad value never throws the rest away: every valid value is in the settings, every bad one is
+/// a problem naming its line, key, what is wrong and what to write.
+public enum FirstBootFile {
+    /// The file's name on the boot partition.
+    public static let name = "chronoception.txt"
+
+    /// What the reader needs to know of the system the file is for.
+    public struct Context: Sendable {
+        /// The board names the device knows (its built-in and installed board files).
+        public var boardNames: [String]
+        /// The time zones under the system's zoneinfo (`Europe/London`, `UTC` …); empty when it has none.
+        public var timezoneNames: [String]
+
+        public init(boardNames: [String], timezoneNames: [String]) {
+            self.boardNames = boardNames
+            self.timezoneNames = timezoneNames
+        }
+    }
+
+    /// A line holding a secret with a value: its number, key, and whether the value is applied (a
+    /// Wi-Fi passphrase only when the network's name is valid too).
+    public struct SecretLine: Equatable, Sendable {
+        public var line: Int
+        public var key: FirstBootKey
+        public var valid: Bool
+
+        public init(line: Int, key: FirstBootKey, valid: Bool) {
+            self.line = line
+            self.key = key
+            self.valid = valid
+        }
+    }
+
+    /// The file read: the settings, the problems in line order (then those of the file as a whole),
+    /// and the secret lines.
+    public struct Reading: Equatable, Sendable {
+        public var settings = FirstBootSettings()
+        public var problems: [FirstBootProblem] = []
+        public var secretLines: [SecretLine] = []
+    }
+
+    /// Reads `text` (already decoded; bytes that were not UTF-8 show as U+FFFD and are reported).
+    public static func read(_ text: String, context: Context) -> Reading {
+        var reading = Reading()
+        var firstLine: [FirstBootKey: Int] = [:]
+        var wifiCountryGiven = false
+        var ssidLine: Int?, ssidValue: String?
+        var passphraseLine: Int?, credential: FirstBootWiFi.Credential?
+        for (index, line) in lines(of: text).enumerated() {
+            let number = index + 1
+            let trimmed = withoutByteOrderMark(line.content).trimmingWhitespace
+            if trimmed.isEmpty { continue }
+            if trimmed.hasPrefix("#") {
+                if trimmed.hasPrefix(FirstBootKey.wifiPassphrase.appliedComment) { reading.settings.keepsEarlierWiFi = true }
+                if trimmed.hasPrefix(FirstBootKey.sshKey.appliedComment) { reading.settings.keepsEarlierSSH = true }
+                continue
+            }
+            func problem(_ key: String?, _ message: String) {
+                reading.problems.append(FirstBootProblem(line: number, key: key, message: message))
+            }
+            if trimmed.unicodeScalars.contains("\u{FFFD}") {
+                problem(nil, "holds bytes that are not UTF-8 text; save the file as UTF-8 (or plain ASCII) and write this line again")
+                continue
+            }
+            guard let equals = trimmed.firstIndex(of: "=") else {
+                problem(nil, "\(TerminalSafeText.quoted(trimmed, limit: 30)) is not a setting; write key = value, or start the line with # for a comment")
+                continue
+            }
+            let written = String(trimmed[..<equals]).trimmingWhitespace
+            let value = unquoted(String(trimmed[trimmed.index(after: equals)...]).trimmingWhitespace)
+            guard !written.isEmpty else {
+                problem(nil, "has no key before '='; write key = value (the keys are \(FirstBootKey.allCases.map(\.rawValue).joined(separator: ", ")))")
+                continue
+            }
+            guard let key = FirstBootKey(written: written) else {
+                let shown = "unknown key \(TerminalSafeText.quoted(written, limit: 30))"
+                if let near = FirstBootKey.suggestion(for: written) {
+                    problem(written, "\(shown); did you mean \(near.rawValue)?")
+                } else {
+                    problem(written, "\(shown); the keys are \(FirstBootKey.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                continue
+            }
+            if value.isEmpty { continue }
+            if !key.repeats {
+                if let first = firstLine[key] {
+                    problem(key.rawValue, "\(key.rawValue) is given again (first on line \(first)); the value on this line is used if it is valid")
+                } else {
+                    firstLine[key] = number
+                }
+            }
+            func take<Value>(_ result: Result<Value, FirstBootValues.Refusal>, _ store: (Value) -> Void) {
+                switch result {
+                case .success(let valid): store(valid)
+                case .failure(let refusal): problem(key.rawValue, refusal.message)
+                }
+            }
+            switch key {
+            case .wifiCountry:
+                wifiCountryGiven = true
+                take(FirstBootValues.country(value)) { reading.settings.wifiCountry = $0 }
+            case .wifiSSID:
+                ssidLine = number
+                take(FirstBootValues.ssid(value)) { ssidValue = $0 }
+            case .wifiPassphrase:
+                passphraseLine = number
+                take(FirstBootValues.passphrase(value)) { credential = $0 }
+            case .hostname:
+                take(FirstBootValues.hostname(value)) { reading.settings.hostname = $0 }
+            case .board:
+                take(FirstBootValues.board(value, names: context.boardNames)) { reading.settings.board = $0 }
+            case .timezone:
+                take(FirstBootValues.timezone(value, names: context.timezoneNames)) { reading.settings.timezone = $0 }
+            case .companionNetwork:
+                take(FirstBootValues.onOff(value, key: key)) { reading.settings.companionNetwork = $0 }
+            case .sshKey:
+                switch SSHPublicKey.parse(value) {
+                case .success(let sshKey):
+                    if !reading.settings.sshKeys.contains(where: { $0.type == sshKey.type && $0.blob == sshKey.blob }) {
+                        reading.settings.sshKeys.append(sshKey)
+                    }
+                    reading.secretLines.append(SecretLine(line: number, key: .sshKey, valid: true))
+                case .failure(let refusal):
+                    problem(key.rawValue, "ssh_key \(refusal.reason)")
+                    reading.secretLines.append(SecretLine(line: number, key: .sshKey, valid: false))
+                }
+            }
+        }
+        // Wi-Fi needs its name and its passphrase together; the country only narrows the channels.
+        if let ssidValue, let credential {
+            reading.settings.wifi = FirstBootWiFi(ssid: ssidValue, credential: credential)
+            if !wifiCountryGiven {
+                reading.problems.append(FirstBootProblem(line: nil, key: FirstBootKey.wifiCountry.rawValue,
+                    message: "wifi_country is missing: Wi-Fi keeps to the channels allowed everywhere and may not see your network; add wifi_country = your country's two letters (GB, US, DE …)"))
+            }
+        } else if let ssidLine, passphraseLine == nil, !reading.settings.keepsEarlierWiFi {
+            reading.problems.append(FirstBootProblem(line: ssidLine, key: FirstBootKey.wifiPassphrase.rawValue,
+                message: "wifi_ssid has no wifi_passphrase, so Wi-Fi is not set up; add the line wifi_passphrase = your Wi-Fi password (open networks are not supported)"))
+        } else if let passphraseLine, ssidLine == nil {
+            reading.problems.append(FirstBootProblem(line: passphraseLine, key: FirstBootKey.wifiSSID.rawValue,
+                message: "wifi_passphrase is given without wifi_ssid, so Wi-Fi is not set up; add the line wifi_ssid = your network's name"))
+        }
+        if let passphraseLine {
+            reading.secretLines.append(SecretLine(line: passphraseLine, key: .wifiPassphrase, valid: reading.settings.wifi != nil))
+        }
+        reading.secretLines.sort { $0.line < $1.line }
+        // In line order, those of the whole file last; each line's in the order found.
+        reading.problems = reading.problems.enumerated()
+            .sorted { ($0.element.line ?? Int.max, $0.offset) < ($1.element.line ?? Int.max, $1.offset) }
+            .map(\.element)
+        return reading
+    }
+
+    /// `text` with each secret line in `outcomes` (line number → applied) replaced by its key's
+    /// applied or refused comment, every other byte kept (line ends, byte order mark); nil when no
+    /// line changes.
+    public static func removingSecrets(from text: String, outcomes: [Int: Bool]) -> String? {
+        var output = ""
+        var changed = false
+        for (index, line) in lines(of: text).enumerated() {
+            let number = index + 1
+            guard let applied = outcomes[number], let key = secretKey(of: line.content) else {
+                output += line.content + line.ending
+                continue
+            }
+            let bom = number == 1 && line.content.unicodeScalars.first == "\u{FEFF}" ? "\u{FEFF}" : ""
+            output += bom + (applied ? key.appliedComment : key.refusedComment) + line.ending
+            changed = true
+        }
+        return changed ? output : nil
+    }
+
+    /// The secret key a line sets with a value, if it does.
+    static func secretKey(of content: String) -> FirstBootKey? {
+        let trimmed = withoutByteOrderMark(content).trimmingWhitespace
+        guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "="),
+              let key = FirstBootKey(written: String(trimmed[..<equals]).trimmingWhitespace), key.isSecret,
+              !String(trimmed[trimmed.index(after: equals)...]).trimmingWhitespace.isEmpty else { return nil }
+        return key
+    }
+
+    /// `content` without a leading byte order mark (U+FEFF, which Windows editors put first and
+    /// `trimmingWhitespace` does not count as space).
+    static func withoutByteOrderMark(_ content: String) -> String {
+        content.unicodeScalars.first == "\u{FEFF}" ? String(content.unicodeScalars.dropFirst()) : content
+    }
+
+    /// The lines of `text` with their ends (CRLF, LF or CR; "" for a last line without one); a byte
+    /// order mark stays in the first line's content, so the rewrite keeps every byte it does not change.
+    static func lines(of text: String) -> [(content: String, ending: String)] {
+        var result: [(content: String, ending: String)] = []
+        var content = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending = scalars.next()
+        while let scalar = pending {
+            pending = scalars.next()
+            switch scalar {
+            case "\r":
+                if pending == "\n" {
+                    pending = scalars.next()
+                    result.append((String(content), "\r\n"))
+                } else {
+                    result.append((String(content), "\r"))
+                }
+                content = String.UnicodeScalarView()
+            case "\n":
+                result.append((String(content), "\n"))
+                content = String.UnicodeScalarView()
+            default:
+                content.append(scalar)
+            }
+        }
+        if !content.isEmpty { result.append((String(content), "")) }
+        return result
+    }
+
+    /// A value in double quotes without them (so its ends may be spaces).
+    static func unquoted(_ value: String) -> String {
+        guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return value }
+        return String(value.dropFirst().dropLast())
+    }
+}
