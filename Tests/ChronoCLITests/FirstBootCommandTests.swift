@@ -276,6 +276,10 @@ struct FirstBootCommandTests {
         #expect(template.status == 0 && template.output == FirstBootTemplate.text)
         let crlf = try FullDiskCommandTests.run(binary, ["first-boot", "template", "--crlf"])
         #expect(crlf.output == FirstBootTemplate.crlf)
+        // The copy the image build puts on the FAT partition is the template, byte for byte.
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let shipped = try String(contentsOf: repository.appendingPathComponent("image/firmware/chronoception.txt"), encoding: .utf8)
+        #expect(shipped == FirstBootTemplate.crlf, "regenerate it: chronoception first-boot template --crlf > image/firmware/chronoception.txt")
         try Data(FirstBootTemplate.crlf.utf8).write(to: URL(fileURLWithPath: card.boot + "/chronoception.txt"))
         let good = try FullDiskCommandTests.run(binary, ["first-boot", "check", card.boot + "/chronoception.txt", "--root", card.root])
         #expect(good.status == 0 && good.output == "\(card.boot)/chronoception.txt: no problems.\n")
