@@ -48,6 +48,16 @@ struct ExitPathTests {
         #expect(harness.motor.endedOff)
     }
 
+    @Test("On virtual time a loop with nothing left to wait for fails at once instead of hanging, motor off, session interrupted")
+    func virtualLoopWithNothingScheduled() throws {
+        let rig = try VirtualDaemonRig(try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 2))
+        let harness = rig.harness
+        harness.tap(at: Self.ms(500))  // a session of two boundaries, then idle, and no stop scheduled
+        #expect(throws: VirtualLoopError.self) { try harness.run() }
+        #expect(harness.recorder.finished.map(\.outcome.status) == [.completed])
+        #expect(harness.motor.endedOff)
+    }
+
     @Test("A normal end leaves the motor off")
     func normalEnd() throws {
         let controller = SingleSessionController(configuration: try QuickSession.configuration(.passive, intervalMilliseconds: 200, count: 2),
