@@ -84,7 +84,7 @@ struct FirstBootCommandTests {
               SSH: on, keys only (no password), as root with 1 key: ssh-ed25519 me@laptop
               board: raspberry-pi-zero-2w
               companion: on the network at http://chrono-kitchen.local:8737/ (every request needs a key: pair from the page with a long press)
-            Changed: \(card.root)/etc/hostname, \(card.root)/etc/hosts, \(card.root)/etc/timezone, \(card.root)/etc/localtime, \(card.root)/etc/wpa_supplicant/wpa_supplicant-wlan0.conf, \(card.root)/root/.ssh/authorized_keys, \(card.root)/etc/ssh/sshd_config.d/50-chronoception.conf, \(card.root)/etc/ssh/sshd_not_to_be_run, \(card.root)/etc/default/chronoception, \(card.boot)/chronoception.txt, \(card.root)/var/lib/chronoception/first-boot.txt.
+            Changed: \(card.root)/etc/hostname, \(card.root)/etc/hosts, \(card.root)/etc/timezone, \(card.root)/etc/localtime, \(card.root)/etc/wpa_supplicant/wpa_supplicant-wlan0.conf, \(card.root)/etc/ssh/authorized_keys/root, \(card.root)/etc/ssh/sshd_config.d/50-chronoception.conf, \(card.root)/etc/ssh/sshd_not_to_be_run, \(card.root)/etc/default/chronoception, \(card.boot)/chronoception.txt, \(card.root)/var/lib/chronoception/first-boot.txt.
 
             """)
         #expect(card.text("root/etc/hostname") == "chrono-kitchen\n")
@@ -106,10 +106,10 @@ struct FirstBootCommandTests {
 
             """)
         #expect(try card.mode("root/etc/wpa_supplicant/wpa_supplicant-wlan0.conf") == 0o600)
-        #expect(card.text("root/root/.ssh/authorized_keys") == Self.ed25519 + "\n")
-        #expect(try card.mode("root/root/.ssh/authorized_keys") == 0o600)
-        #expect(try card.mode("root/root/.ssh") == 0o700)
-        #expect(card.text("root/etc/ssh/sshd_config.d/50-chronoception.conf") == "# Written by chronoception first-boot apply: SSH with keys only (docs/FIRST-BOOT.md).\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nPermitRootLogin prohibit-password\n")
+        #expect(card.text("root/etc/ssh/authorized_keys/root") == Self.ed25519 + "\n")
+        #expect(try card.mode("root/etc/ssh/authorized_keys/root") == 0o600)
+        #expect(try card.mode("root/etc/ssh/authorized_keys") == 0o755)
+        #expect(card.text("root/etc/ssh/sshd_config.d/50-chronoception.conf") == "# Written by chronoception first-boot apply: SSH with keys only (docs/FIRST-BOOT.md).\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nPermitRootLogin prohibit-password\nAuthorizedKeysFile .ssh/authorized_keys /etc/ssh/authorized_keys/%u\n")
         #expect(card.text("root/etc/ssh/sshd_not_to_be_run") == nil)
         #expect(card.text("root/etc/default/chronoception") == """
             # Settings for chronoception.service.
@@ -203,7 +203,7 @@ struct FirstBootCommandTests {
         // The defaults and what was valid: SSH stays off, the companion on this device only.
         #expect(card.text("root/etc/hostname") == "chronoception\n")
         #expect(card.text("root/etc/ssh/sshd_not_to_be_run") == "")
-        #expect(card.text("root/root/.ssh/authorized_keys") == nil)
+        #expect(card.text("root/etc/ssh/authorized_keys/root") == nil)
         #expect(card.text("root/etc/wpa_supplicant/wpa_supplicant-wlan0.conf") == nil)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: card.root + "/etc/localtime") == "/usr/share/zoneinfo/UTC")
         #expect(card.text("root/etc/default/chronoception")?.hasSuffix("\nCHRONOCEPTION_BOARD=\n# The companion beyond loopback (ADDR:PORT; empty: this device only), from chronoception.txt's companion_network.\nCHRONOCEPTION_LISTEN=\n") == true)

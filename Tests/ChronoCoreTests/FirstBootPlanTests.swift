@@ -17,7 +17,7 @@ struct FirstBootPlanTests {
         let settings = Self.settings("wifi_country = GB\nwifi_ssid = say \"hi\"\nwifi_passphrase = 12345678\nhostname = pi\ntimezone = Europe/London\nboard = raspberry-pi-4b\nssh_key = \(Self.key)\n")
         let plan = FirstBootPlan(settings, system: FirstBootPlan.System())
         #expect(plan.changes.map(\.path) == ["etc/hostname", "etc/hosts", "etc/timezone", "etc/localtime",
-                                             "etc/wpa_supplicant/wpa_supplicant-wlan0.conf", "root/.ssh/authorized_keys",
+                                             "etc/wpa_supplicant/wpa_supplicant-wlan0.conf", "etc/ssh/authorized_keys/root",
                                              "etc/ssh/sshd_config.d/50-chronoception.conf", "etc/default/chronoception"])
         #expect(plan.writesWiFi && plan.writesSSHKeys)
         var system = FirstBootPlan.System()
@@ -44,7 +44,7 @@ struct FirstBootPlanTests {
         let already = FirstBootPlan(Self.settings(""), system: FirstBootPlan.System(files: ["etc/ssh/sshd_not_to_be_run": ""]))
         #expect(!already.changes.map(\.path).contains("etc/ssh/sshd_not_to_be_run"))
         let kept = FirstBootPlan(Self.settings("# ssh_key: applied on first boot, removed"), system: FirstBootPlan.System())
-        #expect(!kept.changes.map(\.path).contains { $0.hasPrefix("etc/ssh/") || $0.hasPrefix("root/") })
+        #expect(!kept.changes.map(\.path).contains { $0.hasPrefix("etc/ssh/") })
     }
 
     @Test("hosts: the host's own line replaced or added, the others kept")
@@ -66,9 +66,9 @@ struct FirstBootPlanTests {
         let other = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBBBB old"
         let settings = Self.settings("ssh_key = \(Self.key)")
         func keysAfter(_ current: String) -> String? {
-            let plan = FirstBootPlan(settings, system: FirstBootPlan.System(files: ["root/.ssh/authorized_keys": current]))
-            for case .write(let path, let text, let mode, let folderMode) in plan.changes where path == "root/.ssh/authorized_keys" {
-                #expect(mode == 0o600 && folderMode == 0o700)
+            let plan = FirstBootPlan(settings, system: FirstBootPlan.System(files: ["etc/ssh/authorized_keys/root": current]))
+            for case .write(let path, let text, let mode, let folderMode) in plan.changes where path == "etc/ssh/authorized_keys/root" {
+                #expect(mode == 0o600 && folderMode == 0o755)
                 return text
             }
             return nil

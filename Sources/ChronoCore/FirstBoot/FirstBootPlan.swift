@@ -11,7 +11,10 @@ public struct FirstBootPlan: Equatable, Sendable {
         public static let timezone = "etc/timezone"
         public static let localtime = "etc/localtime"
         public static let wifi = "etc/wpa_supplicant/wpa_supplicant-wlan0.conf"
-        public static let authorizedKeys = "root/.ssh/authorized_keys"
+        /// root's keys, under /etc rather than /root: the image's root file system is read-only and only
+        /// /etc and /var/lib are writable overlays kept on the data partition (docs/IMAGE.md); sshd is
+        /// told to look there by `sshdConfig`.
+        public static let authorizedKeys = "etc/ssh/authorized_keys/root"
         /// Debian's ssh.service does not start while this file exists (`ConditionPathExists=!`).
         public static let sshOff = "etc/ssh/sshd_not_to_be_run"
         public static let sshdConfig = "etc/ssh/sshd_config.d/50-chronoception.conf"
@@ -97,7 +100,7 @@ public struct FirstBootPlan: Equatable, Sendable {
         }
 
         if !settings.sshKeys.isEmpty {
-            write(Path.authorizedKeys, Self.authorizedKeys(system.files[Path.authorizedKeys], adding: settings.sshKeys), mode: 0o600, folderMode: 0o700)
+            write(Path.authorizedKeys, Self.authorizedKeys(system.files[Path.authorizedKeys], adding: settings.sshKeys), mode: 0o600)
             write(Path.sshdConfig, Self.sshdConfig)
             if system.files[Path.sshOff] != nil { changes.append(.remove(path: Path.sshOff)) }
             let count = settings.sshKeys.count
@@ -187,12 +190,13 @@ public struct FirstBootPlan: Equatable, Sendable {
         return text
     }
 
-    /// sshd's drop-in: keys only, whoever logs in.
+    /// sshd's drop-in: keys only, whoever logs in, and the keys first boot writes under /etc.
     static let sshdConfig = """
         # Written by chronoception first-boot apply: SSH with keys only (docs/FIRST-BOOT.md).
         PasswordAuthentication no
         KbdInteractiveAuthentication no
         PermitRootLogin prohibit-password
+        AuthorizedKeysFile .ssh/authorized_keys /etc/ssh/authorized_keys/%u
 
         """
 
