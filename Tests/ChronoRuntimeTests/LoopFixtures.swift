@@ -1,3 +1,4 @@
+import ChronoTesting
 import ChronoCore
 import ChronoHardware
 import Foundation
@@ -37,5 +38,20 @@ enum QuickSession {
 
     static func context(sound: SoundStatus = .inaudible(reason: "not a Fear session")) -> SessionContext {
         SessionContext(board: "test", pressHint: "press space", soundAudibility: sound, healthStatus: "on")
+    }
+}
+
+/// A device daemon's controller over an in-memory library, put together as `run` does: what both
+/// harnesses' daemon rigs (`DaemonRig`, `VirtualDaemonRig`) wire to their loop.
+struct DaemonParts {
+    let library: InMemoryDeviceLibrary
+    let keeper: SnapshotKeeper
+    let controller: DeviceDaemonController
+
+    init(_ configuration: SessionConfiguration) {
+        library = InMemoryDeviceLibrary(startingConfiguration: configuration, healthStatus: "on")
+        keeper = SnapshotKeeper(library: library)
+        controller = DeviceDaemonController(keeper: keeper, board: "test", pressHint: "press space",
+                                            soundStatus: { .inaudible(reason: "none") })
     }
 }

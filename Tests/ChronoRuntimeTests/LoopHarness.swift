@@ -95,18 +95,16 @@ enum HarnessError: Error, CustomStringConvertible {
     }
 }
 
-/// A device daemon over an in-memory library, wired to a harness's loop like `run` wires it.
+/// The device daemon (`DaemonParts`) wired to a real-time harness's loop like `run` wires it.
 struct DaemonRig {
     let library: InMemoryDeviceLibrary
     let keeper: SnapshotKeeper
     let harness: LoopHarness
 
-    init(_ configuration: SessionConfiguration, fearAllowed: Bool = false, healthStatus: String = "on") throws {
-        library = InMemoryDeviceLibrary(startingConfiguration: configuration, healthStatus: healthStatus, fearAllowed: fearAllowed)
-        keeper = SnapshotKeeper(library: library)
-        let controller = DeviceDaemonController(keeper: keeper, board: "test", pressHint: "press space",
-                                                soundStatus: { .inaudible(reason: "none") })
-        harness = try LoopHarness(controller: controller, alsoRecord: [library])
+    init(_ configuration: SessionConfiguration) throws {
+        let parts = DaemonParts(configuration)
+        (library, keeper) = (parts.library, parts.keeper)
+        harness = try LoopHarness(controller: parts.controller, alsoRecord: [library])
         keeper.connect(harness.loop.messenger)
     }
 }

@@ -93,18 +93,16 @@ final class Answer: Sendable {
     var value: DeviceReply? { reply.withLock { $0 } }
 }
 
-/// A device daemon over an in-memory library, wired to a virtual harness's loop like `run` wires it.
+/// The device daemon (`DaemonParts`) wired to a virtual harness's loop like `run` wires it.
 struct VirtualDaemonRig {
     let library: InMemoryDeviceLibrary
     let keeper: SnapshotKeeper
     let harness: VirtualHarness
 
-    init(_ configuration: SessionConfiguration, fearAllowed: Bool = false, healthStatus: String = "on") throws {
-        library = InMemoryDeviceLibrary(startingConfiguration: configuration, healthStatus: healthStatus, fearAllowed: fearAllowed)
-        keeper = SnapshotKeeper(library: library)
-        let controller = DeviceDaemonController(keeper: keeper, board: "test", pressHint: "press space",
-                                                soundStatus: { .inaudible(reason: "none") })
-        harness = try VirtualHarness(controller: controller, alsoRecord: [library])
+    init(_ configuration: SessionConfiguration) throws {
+        let parts = DaemonParts(configuration)
+        (library, keeper) = (parts.library, parts.keeper)
+        harness = try VirtualHarness(controller: parts.controller, alsoRecord: [library])
         keeper.connect(harness.loop.messenger)
     }
 }
