@@ -194,7 +194,7 @@ struct FirstBootCommandTests {
               board: not given; left as it is
               companion: this device only (companion_network off)
 
-            Problems (6); fix them in chronoception.txt on the boot partition and restart:
+            Problems (6), each with its fix in chronoception.txt:
             \(problems.map { "  " + $0 }.joined(separator: "\n"))
 
             Removed from chronoception.txt: wifi_passphrase (line 3, not applied), ssh_key (line 6, not applied).

@@ -13,7 +13,7 @@ public enum FirstBootReport {
         if problems.isEmpty {
             lines.append("Problems: none.")
         } else {
-            lines.append("Problems (\(problems.count)); fix them in chronoception.txt on the boot partition and restart:")
+            lines.append("Problems (\(problems.count)), each with its fix in chronoception.txt:")
             lines += problems.map { "  " + $0.description }
         }
         if !removed.isEmpty {
