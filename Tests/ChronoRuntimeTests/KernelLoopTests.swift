@@ -13,8 +13,9 @@ import Testing
 struct KernelLoopTests {
     @Test("Idle tap starts the last configuration, the session runs, the daemon returns to idle; a stop ends it")
     func idleSessionIdle() throws {
-        let rig = try DaemonRig(try QuickSession.configuration(.challenge, count: 1))
-        let harness = rig.harness
+        let daemon = DaemonParts(try QuickSession.configuration(.challenge, count: 1))
+        let harness = try LoopHarness(controller: daemon.controller, alsoRecord: [daemon.library])
+        daemon.keeper.connect(harness.loop.messenger)
         harness.start()
         try harness.waitForLine("Ready. Tap")
         harness.tap()

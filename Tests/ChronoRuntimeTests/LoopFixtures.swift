@@ -42,7 +42,7 @@ enum QuickSession {
 }
 
 /// A device daemon's controller over an in-memory library, put together as `run` does: what both
-/// harnesses' daemon rigs (`DaemonRig`, `VirtualDaemonRig`) wire to their loop.
+/// harnesses wire to their loop (`VirtualDaemonRig`; `KernelLoopTests` directly).
 struct DaemonParts {
     let library: InMemoryDeviceLibrary
     let keeper: SnapshotKeeper

@@ -94,17 +94,3 @@ enum HarnessError: Error, CustomStringConvertible {
         }
     }
 }
-
-/// The device daemon (`DaemonParts`) wired to a real-time harness's loop like `run` wires it.
-struct DaemonRig {
-    let library: InMemoryDeviceLibrary
-    let keeper: SnapshotKeeper
-    let harness: LoopHarness
-
-    init(_ configuration: SessionConfiguration) throws {
-        let parts = DaemonParts(configuration)
-        (library, keeper) = (parts.library, parts.keeper)
-        harness = try LoopHarness(controller: parts.controller, alsoRecord: [library])
-        keeper.connect(harness.loop.messenger)
-    }
-}
