@@ -208,8 +208,16 @@ struct FirstBootCommandTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: card.root + "/etc/localtime") == "/usr/share/zoneinfo/UTC")
         #expect(card.text("root/etc/default/chronoception")?.hasSuffix("\nCHRONOCEPTION_BOARD=\n# The companion beyond loopback (ADDR:PORT; empty: this device only), from chronoception.txt's companion_network.\nCHRONOCEPTION_LISTEN=\n") == true)
         #expect(card.text("boot/chronoception.txt") == "wifi_country = UK\nwifi_ssid = Home\n"
-            + "# wifi_passphrase: not applied (see /var/lib/chronoception/first-boot.txt), removed; write it again\nhostname = kitchen_pi\ntimezone = Europe/Londn\n"
-            + "# ssh_key: not applied (see /var/lib/chronoception/first-boot.txt), removed; write it again\ncolour = blue\ncompanion_network = off\n")
+            + "# wifi_passphrase: not applied, removed; write it again: \(problems[1].dropFirst(8))\nhostname = kitchen_pi\ntimezone = Europe/Londn\n"
+            + "# ssh_key: not applied, removed; write it again: \(problems[4].dropFirst(8))\ncolour = blue\ncompanion_network = off\n")
+
+        // Again, with the cleaned file: the same problems on the same lines, nothing changes.
+        let before = try card.snapshot()
+        let again = try card.apply()
+        #expect(again.status == 0)
+        #expect(again.errors == result.errors)
+        #expect(again.output.contains("\nNothing changed.\n"))
+        #expect(try card.snapshot() == before)
 
         // Fixed on another computer: the problems and the marker go.
         try Data("wifi_country = GB\nhostname = kitchen-pi\n".utf8).write(to: URL(fileURLWithPath: card.boot + "/chronoception.txt"))

@@ -88,8 +88,6 @@ struct FirstBootFileTests {
             ("wifi_country = Germany", "line 1: wifi_country 'Germany' is a country's name; use its code DE"),
             ("wifi_country = XX", "line 1: wifi_country 'XX' is not a country code; use your country's two letters of ISO 3166 (GB, US, DE, FR …)"),
             ("wifi_country = el", "line 1: wifi_country 'el' is not a country code; use GR"),
-            ("wifi_ssid = " + String(repeating: "n", count: 33) + "\nwifi_passphrase = 12345678",
-             "line 1: wifi_ssid '" + String(repeating: "n", count: 33) + "' is 33 bytes long; a network name has at most 32 (check it on your phone's Wi-Fi list)"),
             ("wifi_ssid = x\nwifi_passphrase = " + String(repeating: "g", count: 64),
              "line 2: wifi_passphrase is 64 characters long: a key must be 64 hex digits (0-9, a-f), a passphrase at most 63 characters; check it"),
             ("wifi_ssid = x\nwifi_passphrase = pässwörter",
@@ -118,6 +116,10 @@ struct FirstBootFileTests {
         for (text, message) in cases {
             #expect(Self.messages(text) == [message], "\(text)")
         }
+        #expect(Self.messages("wifi_ssid = " + String(repeating: "n", count: 33) + "\nwifi_passphrase = 12345678") == [
+            "line 1: wifi_ssid '" + String(repeating: "n", count: 33) + "' is 33 bytes long; a network name has at most 32 (check it on your phone's Wi-Fi list)",
+            "line 2: wifi_passphrase is not applied because wifi_ssid is not valid (line 1); write both again",
+        ])
         #expect(Self.read("wifi_ssid = x\nwifi_passphrase = " + String(repeating: "aB", count: 32)).settings.wifi?.credential == .key(String(repeating: "ab", count: 32)))
         #expect(Self.read("wifi_ssid = " + String(repeating: "é", count: 16) + "\nwifi_passphrase = 12345678\nwifi_country = de").settings.wifi?.ssid == String(repeating: "é", count: 16))
         #expect(Self.read("timezone = UTC").settings.timezone == "UTC")
@@ -158,6 +160,10 @@ struct FirstBootFileTests {
         // A bad name makes the passphrase useless: it is refused with it (and removed as not applied).
         let badName = Self.read("wifi_country = GB\nwifi_ssid = \(String(repeating: "x", count: 40))\nwifi_passphrase = 12345678")
         #expect(badName.settings.wifi == nil)
+        #expect(badName.problems.map(\.description) == [
+            "line 2: wifi_ssid '\(String(repeating: "x", count: 40))' is 40 bytes long; a network name has at most 32 (check it on your phone's Wi-Fi list)",
+            "line 3: wifi_passphrase is not applied because wifi_ssid is not valid (line 2); write both again",
+        ])
         #expect(badName.secretLines == [FirstBootFile.SecretLine(line: 3, key: .wifiPassphrase, valid: false)])
     }
 
@@ -169,19 +175,26 @@ struct FirstBootFileTests {
         #expect(reading.settings.keepsEarlierWiFi && reading.settings.keepsEarlierSSH)
         #expect(reading.settings.sshEnabled)
         #expect(reading.settings.wifi == nil)
-        let refused = Self.read("wifi_ssid = Home\n" + FirstBootKey.wifiPassphrase.refusedComment + "\n")
+        // A refused secret's comment is the same problem on the same line (not "no passphrase"), until
+        // a valid value is given again.
+        let refused = Self.read("wifi_ssid = Home\n" + FirstBootKey.wifiPassphrase.refusedComment(reason: "wifi_passphrase is 5 characters long") + "\nssh_key =\n# ssh_key: not applied, removed; write it again: ssh_key is bad\n")
         #expect(refused.settings.keepsEarlierWiFi == false)
-        #expect(refused.problems.map(\.line) == [1])
+        #expect(refused.problems == [FirstBootProblem(line: 2, key: "wifi_passphrase", message: "wifi_passphrase is 5 characters long"),
+                                     FirstBootProblem(line: 4, key: "ssh_key", message: "ssh_key is bad")])
+        #expect(refused.secretLines == [FirstBootFile.SecretLine(line: 2, key: .wifiPassphrase, valid: false), FirstBootFile.SecretLine(line: 4, key: .sshKey, valid: false)])
+        let givenAgain = Self.read("wifi_country = GB\nwifi_ssid = Home\n" + FirstBootKey.wifiPassphrase.refusedComment(reason: "old") + "\nwifi_passphrase = 12345678\n")
+        #expect(givenAgain.problems == [])
+        #expect(givenAgain.settings.wifi == FirstBootWiFi(ssid: "Home", credential: .passphrase("12345678")))
     }
 
     @Test("the secrets' lines become comments; every other byte is kept (byte order mark, CRLF, a last line without an end)")
     func removingSecrets() {
         let text = "\u{FEFF}wifi_passphrase = correct horse\r\nwifi_ssid = Home  \r\nssh_key = \(Self.ed25519)\r\nssh_key = ssh-foo AAAA\r\nssh_key =\r\n# ssh_key = old"
-        let cleaned = FirstBootFile.removingSecrets(from: text, outcomes: [1: true, 3: true, 4: false, 5: true, 6: true])
+        let cleaned = FirstBootFile.removingSecrets(from: text, outcomes: [1: .applied, 3: .applied, 4: .refused(reason: "bad"), 5: .applied, 6: .applied])
         #expect(cleaned == "\u{FEFF}# wifi_passphrase: applied on first boot, removed\r\nwifi_ssid = Home  \r\n# ssh_key: applied on first boot, removed\r\n"
-            + "# ssh_key: not applied (see /var/lib/chronoception/first-boot.txt), removed; write it again\r\nssh_key =\r\n# ssh_key = old")
+            + "# ssh_key: not applied, removed; write it again: bad\r\nssh_key =\r\n# ssh_key = old")
         #expect(FirstBootFile.removingSecrets(from: text, outcomes: [:]) == nil)
-        #expect(FirstBootFile.removingSecrets(from: "a = b\rwifi_passphrase = x\r", outcomes: [2: true]) == "a = b\r# wifi_passphrase: applied on first boot, removed\r")
+        #expect(FirstBootFile.removingSecrets(from: "a = b\rwifi_passphrase = x\r", outcomes: [2: .applied]) == "a = b\r# wifi_passphrase: applied on first boot, removed\r")
         // The line numbers the rewrite uses are the reader's.
         let reading = Self.read(text)
         #expect(reading.secretLines.map(\.line) == [1, 3, 4])

@@ -40,8 +40,16 @@ public enum FirstBootFile {
         }
     }
 
+    /// What becomes of a secret's line on the card.
+    public enum SecretOutcome: Equatable, Sendable {
+        /// Applied: the line becomes the key's applied comment.
+        case applied
+        /// Refused: the line becomes the key's refused comment with the reason.
+        case refused(reason: String)
+    }
+
     /// The file read: the settings, the problems in line order (then those of the file as a whole),
-    /// and the secret lines.
+    /// and the secret lines (with the refused comments of earlier runs, which are not applied).
     public struct Reading: Equatable, Sendable {
         public var settings = FirstBootSettings()
         public var problems: [FirstBootProblem] = []
@@ -55,6 +63,7 @@ public enum FirstBootFile {
         var wifiCountryGiven = false
         var ssidLine: Int?, ssidValue: String?
         var passphraseLine: Int?, credential: FirstBootWiFi.Credential?
+        var refusedEarlier: [(line: Int, key: FirstBootKey, reason: String)] = []
         for (index, line) in lines(of: text).enumerated() {
             let number = index + 1
             let trimmed = withoutByteOrderMark(line.content).trimmingWhitespace
@@ -62,6 +71,9 @@ public enum FirstBootFile {
             if trimmed.hasPrefix("#") {
                 if trimmed.hasPrefix(FirstBootKey.wifiPassphrase.appliedComment) { reading.settings.keepsEarlierWiFi = true }
                 if trimmed.hasPrefix(FirstBootKey.sshKey.appliedComment) { reading.settings.keepsEarlierSSH = true }
+                for key in [FirstBootKey.wifiPassphrase, .sshKey] where trimmed.hasPrefix(key.refusedPrefix) {
+                    refusedEarlier.append((number, key, String(trimmed.dropFirst(key.refusedPrefix.count))))
+                }
                 continue
             }
             func problem(_ key: String?, _ message: String) {
@@ -142,7 +154,8 @@ public enum FirstBootFile {
                 reading.problems.append(FirstBootProblem(line: nil, key: FirstBootKey.wifiCountry.rawValue,
                     message: "wifi_country is missing: Wi-Fi keeps to the channels allowed everywhere and may not see your network; add wifi_country = your country's two letters (GB, US, DE …)"))
             }
-        } else if let ssidLine, passphraseLine == nil, !reading.settings.keepsEarlierWiFi {
+        } else if let ssidLine, passphraseLine == nil, !reading.settings.keepsEarlierWiFi,
+                  !refusedEarlier.contains(where: { $0.key == .wifiPassphrase }) {
             reading.problems.append(FirstBootProblem(line: ssidLine, key: FirstBootKey.wifiPassphrase.rawValue,
                 message: "wifi_ssid has no wifi_passphrase, so Wi-Fi is not set up; add the line wifi_passphrase = your Wi-Fi password (open networks are not supported)"))
         } else if let passphraseLine, ssidLine == nil {
@@ -151,6 +164,19 @@ public enum FirstBootFile {
         }
         if let passphraseLine {
             reading.secretLines.append(SecretLine(line: passphraseLine, key: .wifiPassphrase, valid: reading.settings.wifi != nil))
+            // A good passphrase beside a bad network name is removed too: say so on its own line.
+            if reading.settings.wifi == nil, credential != nil, !reading.problems.contains(where: { $0.line == passphraseLine }) {
+                reading.problems.append(FirstBootProblem(line: passphraseLine, key: FirstBootKey.wifiPassphrase.rawValue,
+                    message: "wifi_passphrase is not applied because wifi_ssid is not valid (line \(ssidLine ?? 0)); write both again"))
+            }
+        }
+        // A secret refused on an earlier run is the same problem on the same line, until a valid value
+        // of its key is given again.
+        for earlier in refusedEarlier {
+            let givenAgain = earlier.key == .wifiPassphrase ? reading.settings.wifi != nil : !reading.settings.sshKeys.isEmpty
+            guard !givenAgain else { continue }
+            reading.problems.append(FirstBootProblem(line: earlier.line, key: earlier.key.rawValue, message: earlier.reason))
+            reading.secretLines.append(SecretLine(line: earlier.line, key: earlier.key, valid: false))
         }
         reading.secretLines.sort { $0.line < $1.line }
         // In line order, those of the whole file last; each line's in the order found.
@@ -160,20 +186,25 @@ public enum FirstBootFile {
         return reading
     }
 
-    /// `text` with each secret line in `outcomes` (line number → applied) replaced by its key's
-    /// applied or refused comment, every other byte kept (line ends, byte order mark); nil when no
-    /// line changes.
-    public static func removingSecrets(from text: String, outcomes: [Int: Bool]) -> String? {
+    /// `text` with each secret line in `outcomes` replaced by its key's applied or refused comment,
+    /// every other byte kept (line ends, byte order mark); nil when no line changes. A line not in
+    /// `outcomes` stays (a secret whose write failed waits for the next run).
+    public static func removingSecrets(from text: String, outcomes: [Int: SecretOutcome]) -> String? {
         var output = ""
         var changed = false
         for (index, line) in lines(of: text).enumerated() {
             let number = index + 1
-            guard let applied = outcomes[number], let key = secretKey(of: line.content) else {
+            guard let outcome = outcomes[number], let key = secretKey(of: line.content) else {
                 output += line.content + line.ending
                 continue
             }
             let bom = number == 1 && line.content.unicodeScalars.first == "\u{FEFF}" ? "\u{FEFF}" : ""
-            output += bom + (applied ? key.appliedComment : key.refusedComment) + line.ending
+            let comment: String
+            switch outcome {
+            case .applied: comment = key.appliedComment
+            case .refused(let reason): comment = key.refusedComment(reason: reason)
+            }
+            output += bom + comment + line.ending
             changed = true
         }
         return changed ? output : nil

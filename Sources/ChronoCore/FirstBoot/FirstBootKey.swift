@@ -22,11 +22,13 @@ public enum FirstBootKey: String, CaseIterable, Sendable {
     /// line set is in place and must be kept, not undone for want of the value.
     public var appliedComment: String { "# \(rawValue): applied on first boot, removed" }
 
-    /// The comment a refused secret's line becomes: removed all the same (it may be a real secret
-    /// with a typo), and the person is told to write it again.
-    public var refusedComment: String {
-        "# \(rawValue): not applied (see /var/lib/chronoception/first-boot.txt), removed; write it again"
-    }
+    /// The start of the comment a refused secret's line becomes: removed all the same (it may be a
+    /// real secret with a typo), with the reason after it, so the person reading the card sees what to
+    /// fix and later runs report the same problem on the same line.
+    public var refusedPrefix: String { "# \(rawValue): not applied, removed; write it again: " }
+
+    /// The comment a refused secret's line becomes.
+    public func refusedComment(reason: String) -> String { refusedPrefix + reason }
 
     /// The key a written name stands for: without case, `-` read as `_`.
     public init?(written: String) {

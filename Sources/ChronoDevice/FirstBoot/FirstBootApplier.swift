@@ -77,12 +77,17 @@ public struct FirstBootApplier {
 
         // A secret's line goes once what it set is in place (or when it was refused: it may be a real
         // secret with a typo); a failed write keeps it for the next boot.
-        var secretOutcomes: [Int: Bool] = [:]
+        var secretOutcomes: [Int: FirstBootFile.SecretOutcome] = [:]
         for secret in reading.secretLines {
             let written = secret.key == .wifiPassphrase
                 ? plan.writesWiFi && !failed.contains(FirstBootPlan.Path.wifi)
                 : plan.writesSSHKeys && !failed.contains(FirstBootPlan.Path.authorizedKeys)
-            if !secret.valid { secretOutcomes[secret.line] = false } else if written { secretOutcomes[secret.line] = true }
+            if !secret.valid {
+                let reason = reading.problems.first { $0.line == secret.line }?.message ?? "\(secret.key.rawValue) is not valid"
+                secretOutcomes[secret.line] = .refused(reason: reason)
+            } else if written {
+                secretOutcomes[secret.line] = .applied
+            }
         }
         let removed = reading.secretLines.filter { secretOutcomes[$0.line] != nil }
         if let source, let cleaned = FirstBootFile.removingSecrets(from: source, outcomes: secretOutcomes) {
