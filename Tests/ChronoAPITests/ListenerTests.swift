@@ -3,6 +3,7 @@ import ChronoCore
 import ChronoStore
 import ChronoTesting
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Listeners, socket file and small parts")
@@ -42,6 +43,33 @@ struct ListenerTests {
         FileManager.default.createFile(atPath: stale, contents: Data("keep".utf8))
         #expect(throws: APIError.self) { try UnixSocketFile.prepare(stale) }
         #expect(FileManager.default.contents(atPath: stale) == Data("keep".utf8))
+    }
+
+    @Test("a server whose socket path cannot be used tells whoever waits for it: listening() and shutdown() return")
+    func unusableSocketPathEndsTheWait() async throws {
+        var template = Array("/tmp/chrono-api-sock-XXXXXX".utf8CString)
+        let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/not-a-socket"
+        FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
+        let store = try ChronoStore.open(StoreLocation(directory: directory + "/data"))
+        let server = APIServer(store: store, device: NoDevice(), configuration: APIServerConfiguration(socketPath: path, tcp: nil))
+        let running = Task { try await server.run() }
+        // Bounded, and never awaiting a wait that may not end (before the fix it never did: the
+        // refusal came before anyone was told); the waiter is left behind if it hangs.
+        let heard = Mutex<String?>(nil)
+        Task {
+            let outcome: String
+            do { _ = try await server.listening(); outcome = "listening" } catch let error as APIError { outcome = error.code } catch { outcome = "\(error)" }
+            heard.withLock { $0 = outcome }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while heard.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(heard.withLock { $0 } != nil, "listening() still waits 10 s after the server refused its socket")
+        #expect(heard.withLock { $0 } == "not_listening")
+        await #expect(throws: APIError.self) { try await running.value }
+        await server.shutdown()
+        #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
     }
 
     @Test("a known path with another method is 405 with Allow, from the OpenAPI document; an unknown path is 404")

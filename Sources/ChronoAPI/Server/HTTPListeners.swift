@@ -62,7 +62,15 @@ public final class HTTPListeners: Sendable {
         var expected = 0
         let idleTimeout = self.idleTimeout, arrivalLimit = requestArrivalLimit
         if let path = socketPath {
-            try UnixSocketFile.prepare(path)
+            do {
+                try UnixSocketFile.prepare(path)
+            } catch {
+                // Nothing was opened: whoever waits in `listening()` or `shutdown()` hears it now
+                // (the socket is not ours to remove — it may be another server's).
+                readiness.fail()
+                ended.open()
+                throw error
+            }
             expected += 1
             services.append(Application(
                 responder: responder,
