@@ -35,10 +35,7 @@ struct RunCommand: ParsableCommand {
     var noAPI = false
 
     func run() throws {
-        let store = try options.store.openWritableStore()
-        LiveSession.deliverOwedRecords(store)
-        let settings: StoreSettings
-        do { settings = try store.settings() } catch { throw CommandFailure(error) }
+        let (store, settings) = try options.openStore()
         var flags = options.flags
         flags.mode = mode
         flags.attempts = attempts

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChronoCommandLine
 import ChronoCore
 import ChronoDevice
 import ChronoHardware
@@ -63,6 +64,14 @@ struct LiveSessionOptions: ParsableArguments {
         flags.interval = explicitInterval
         timing.apply(to: &flags)
         return flags
+    }
+
+    /// The store, opened for writing before any device is touched (a broken database is reported
+    /// first), with the health records a process that died still owed delivered, and its settings.
+    func openStore() throws -> (store: ChronoStore, settings: StoreSettings) {
+        let store = try self.store.openWritableStore()
+        LiveSession.deliverOwedRecords(store)
+        do { return (store, try store.settings()) } catch { throw CommandFailure(error) }
     }
 
     /// How the sessions run, as `LiveSession` and `DeviceDaemon` take it.

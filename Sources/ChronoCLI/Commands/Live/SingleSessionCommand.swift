@@ -13,11 +13,7 @@ enum SingleSessionCommand {
     ///   - fearOptedIn: `--i-understand-fear-mode` was given (the fear-mode setting also opts in).
     static func run(mode: SessionMode, count: Int?, fearThreshold: Double? = nil, fearOptedIn: Bool = false,
                     options: LiveSessionOptions) throws {
-        // The store first: a broken database is reported before any device is touched.
-        let store = try options.store.openWritableStore()
-        LiveSession.deliverOwedRecords(store)
-        let settings: StoreSettings
-        do { settings = try store.settings() } catch { throw CommandFailure(error) }
+        let (store, settings) = try options.openStore()
         var flags = options.flags
         flags.mode = mode
         flags.fearThreshold = fearThreshold
