@@ -21,13 +21,21 @@ struct BoardFileTests {
           safe_max_on_ms: 800
         """
 
-    @Test(arguments: ["raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w", "desktop", "keyboard", "usb-foot-switch"])
+    @Test(arguments: ["raspberry-pi-3b", "raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w", "desktop", "keyboard", "usb-foot-switch"])
     func shippedBoardsAreValid(name: String) throws {
         let board = try BoardCatalog(searchPath: [Self.boardsFolder]).load(name)
         #expect(board.name == name)
         #expect(!board.description.isEmpty)
         #expect(board.longPressMilliseconds == 1500)
         #expect(board.sound.periodFrames <= 256)
+    }
+
+    @Test func raspberryPi3UsesTheBcm2835PinControllerAndThePi4sPins() throws {
+        let board = try BoardCatalog(searchPath: [Self.boardsFolder]).load("raspberry-pi-3b")
+        #expect(board.button.driver == .gpiod(GpioInputLine(chip: "pinctrl-bcm2835", line: .name("GPIO17"),
+                                                            activeLow: true, bias: .pullUp)))
+        #expect(board.motor.driver == .gpiod(GpioOutputLine(chip: "pinctrl-bcm2835", line: .name("GPIO27"), activeLow: false)))
+        #expect(board.motor.safeMaxOnMilliseconds == 1000 && board.motor.onsetLatencyMilliseconds == 25)
     }
 
     @Test func raspberryPi4UsesThePinctrlLabelLineNamesAndThePCMControl() throws {
@@ -133,7 +141,7 @@ struct BoardFileTests {
         let catalog = BoardCatalog(searchPath: [folder.path + "/missing", folder.path, Self.boardsFolder])
         #expect(try catalog.locate("test") == folder.path + "/test.yaml")
         #expect(try catalog.locate(folder.path + "/test.yaml") == folder.path + "/test.yaml")
-        #expect(catalog.list().map(\.name) == ["desktop", "keyboard", "raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w", "test", "usb-foot-switch"])
+        #expect(catalog.list().map(\.name) == ["desktop", "keyboard", "raspberry-pi-3b", "raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w", "test", "usb-foot-switch"])
         #expect(throws: BoardNotFoundError.self) { try catalog.locate("pi9") }
     }
 

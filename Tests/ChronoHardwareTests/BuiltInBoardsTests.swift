@@ -16,11 +16,28 @@ import Testing
     @Test func everyBuiltInBoardIsListedAndLoads() throws {
         let catalog = BoardCatalog(searchPath: ["/nonexistent-chronoception-boards"])
         let entries = catalog.list()
-        #expect(entries.map(\.name) == ["desktop", "keyboard", "raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w", "usb-foot-switch"])
+        #expect(entries.map(\.name) == ["desktop", "keyboard", "raspberry-pi-3b", "raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w", "usb-foot-switch"])
         #expect(entries.allSatisfy { $0.isBuiltIn && $0.path == "(built in)/\($0.name).yaml" })
         for entry in entries {
             #expect(try catalog.load(entry).name == entry.name)
             #expect(try catalog.load(entry.name).name == entry.name)
+        }
+    }
+
+    /// Model strings as real device trees give them (Raspberry Pi OS's and Debian's DTBs alike).
+    @Test func aRaspberryPiIsKnownByItsDeviceTreeModel() {
+        let models: [(String, String?)] = [
+            ("Raspberry Pi 5 Model B Rev 1.0\0", "raspberry-pi-5"),
+            ("Raspberry Pi 4 Model B Rev 1.4", "raspberry-pi-4b"),
+            ("Raspberry Pi Zero 2 W Rev 1.0", "raspberry-pi-zero-2w"),
+            ("Raspberry Pi 3 Model B Rev 1.2", "raspberry-pi-3b"),
+            ("Raspberry Pi 3 Model B Plus Rev 1.3", "raspberry-pi-3b"),
+            ("Raspberry Pi 3 Model A Plus Rev 1.0", "raspberry-pi-3b"),
+            ("Raspberry Pi Zero W Rev 1.1", nil),
+            ("", nil),
+        ]
+        for (model, board) in models {
+            #expect(BoardCatalog.boardName(forDeviceTreeModel: model) == board, "\(model)")
         }
     }
 
@@ -47,7 +64,7 @@ import Testing
         do {
             _ = try catalog.load("pi9")
         } catch let error as BoardNotFoundError {
-            #expect(error.available == ["desktop", "keyboard", "raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w", "usb-foot-switch"])
+            #expect(error.available == ["desktop", "keyboard", "raspberry-pi-3b", "raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w", "usb-foot-switch"])
         } catch {
             Issue.record("unexpected \(error)")
         }

@@ -35,10 +35,7 @@ public final class BoardDrivers {
     public static func defaultBoardName(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let name = environment["CHRONOCEPTION_BOARD"], !name.isEmpty { return name }
         let model = (try? String(contentsOfFile: "/proc/device-tree/model", encoding: .utf8)) ?? ""
-        if model.contains("Raspberry Pi 5") { return "raspberry-pi-5" }
-        if model.contains("Raspberry Pi 4") { return "raspberry-pi-4b" }
-        if model.contains("Raspberry Pi Zero 2") { return "raspberry-pi-zero-2w" }
-        return "desktop"
+        return BoardCatalog.boardName(forDeviceTreeModel: model) ?? "desktop"
     }
 
     /// The debounce a GPIO button is requested with (the kernel's, libgpiod v2): the resolver's, so

@@ -126,4 +126,15 @@ public struct BoardCatalog: Sendable {
             return FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
         }
     }
+
+    /// The built-in board for a Raspberry Pi, from its device tree's model string
+    /// (`/proc/device-tree/model`, e.g. "Raspberry Pi 3 Model B Plus Rev 1.3"); nil for anything else.
+    /// The Pi 3 A+/B/B+ share one board file (same header, same pin controller).
+    public static func boardName(forDeviceTreeModel model: String) -> String? {
+        if model.contains("Raspberry Pi 5") { return "raspberry-pi-5" }
+        if model.contains("Raspberry Pi 4") { return "raspberry-pi-4b" }
+        if model.contains("Raspberry Pi Zero 2") { return "raspberry-pi-zero-2w" }
+        if model.contains("Raspberry Pi 3") { return "raspberry-pi-3b" }
+        return nil
+    }
 }

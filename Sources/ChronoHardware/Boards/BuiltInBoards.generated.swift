@@ -67,6 +67,56 @@ sound:
   sample_rate: 48000
   loudness: 0.5
 """#####,
+        "raspberry-pi-3b": #####"""
+# Raspberry Pi 3 Model B / B+ (BCM2837) — the same 40-pin header and wiring as the Pi 4 board.
+#
+# Wiring (see raspberry-pi-4b.yaml for the MOSFET, flyback diode and gate pull-down — never drive the
+# motor straight from a pin):
+#   button  GPIO17, header pin 11, to GND (pin 9), internal pull-up, active low
+#   motor   GPIO27, header pin 13, to the MOSFET gate
+#   led     GPIO22, header pin 15 (optional status light)
+#   sound   the 3.5 mm jack (ALSA card "Headphones", mixer control "PCM") into a small amplified speaker
+#
+# The gpiochip's label is "pinctrl-bcm2835" (the BCM2837 uses the bcm2835 pin controller), with the
+# line names "GPIO17", "GPIO27" on Raspberry Pi OS's and Debian's device trees alike.
+#
+# Sound: the jack's driver (snd-bcm2835) comes with Raspberry Pi OS's kernel; Debian's kernel (the
+# flashable image) does not have it, so there Fear Mode's sound reports itself inaudible and Fear is
+# not offered until a USB or I2S audio device is configured here.
+name: raspberry-pi-3b
+description: Raspberry Pi 3 Model B/B+, button on GPIO17, motor on GPIO27, sound on the 3.5 mm jack
+long_press_ms: 1500
+
+button:
+  driver: gpiod
+  chip: pinctrl-bcm2835
+  line: GPIO17          # header pin 11 (offset 17)
+  active_low: true      # button to ground
+  bias: pull-up
+  debounce_ms: 10
+
+motor:
+  driver: gpiod
+  chip: pinctrl-bcm2835
+  line: GPIO27          # header pin 13 (offset 27), to the MOSFET gate
+  active_low: false
+  safe_max_on_ms: 1000  # a coin motor runs warm beyond a few seconds; no cue needs more than 1 s
+  onset_latency_ms: 25  # typical 10 mm ERM coin motor spin-up to a felt vibration
+
+led:
+  chip: pinctrl-bcm2835
+  line: GPIO22          # header pin 15
+  active_low: false
+
+sound:
+  driver: alsa
+  device: "plughw:CARD=Headphones,DEV=0"
+  mixer_device: "hw:CARD=Headphones"
+  mixer_control: PCM    # the Pi's analog output has no "Master" control
+  period_frames: 256    # 5.3 ms at 48 kHz
+  sample_rate: 48000
+  loudness: 0.5         # peak at half of full scale (-6 dBFS)
+"""#####,
         "raspberry-pi-4b": #####"""
 # Raspberry Pi 4 Model B — the reference wearable prototype.
 #
