@@ -240,36 +240,55 @@ def edge_file(case):
     return "\n".join("%s %d" % (k, at) for at, k in lines) + "\n"
 
 
-def main():
-    binary = sys.argv[1]
-    cases = int(sys.argv[sys.argv.index("--cases") + 1]) if "--cases" in sys.argv else 300
-    seed = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 1
+def cases(seed, count):
+    """The cross-check's cases in order: (number, case, edge-file text, wall-clock start in Unix
+    seconds, its UTC offset in seconds). The same seed gives the same cases (output_snapshot.py replays
+    them too)."""
     rng = random.Random(seed)
-    failures = 0
-    for number in range(1, cases + 1):
+    for number in range(1, count + 1):
         case = generate(rng)
         text = edge_file(case)
         end = next((at for k, at in case["others"] if k == "end"), None)
         if end is not None:
             case["edges"] = [e for e in case["edges"] if e[1] < end]
             case["others"] = [x for x in case["others"] if x[1] < end or x[0] == "end"]
-        o = case["options"]
         offset = rng.choice([0, 3600, -18000, 19800])
         wall = 1_795_417_200 + rng.randint(0, 10**7)
-        from datetime import datetime, timedelta, timezone
-        wall_text = datetime.fromtimestamp(wall, timezone(timedelta(seconds=offset))).isoformat()
+        yield number, case, text, wall, offset
+
+
+def wall_clock_text(wall, offset):
+    """`--wall-clock-start`'s text for a case's start: ISO 8601 with its offset."""
+    from datetime import datetime, timedelta, timezone
+    return datetime.fromtimestamp(wall, timezone(timedelta(seconds=offset))).isoformat()
+
+
+def replay_command(binary, path, options, wall, offset):
+    """`chronoception replay` for a case's edge file at `path`, with the case's options (without --compact)."""
+    o = options
+    command = [binary, "replay", path, "--mode", o["mode"], "--interval", str(o["interval"]),
+               "--attempts" if o["mode"] != "passive" else "--repetitions", str(o["count"]),
+               "--fear-threshold", str(o["threshold"]), "--wall-clock-start", wall_clock_text(wall, offset),
+               "--feedback-ms", str(o["feedback_ms"]), "--debounce-ms", str(o["debounce_ms"]),
+               "--long-press-ms", str(o["long_press_ms"]), "--abort-window-ms", str(o["abort_ms"])]
+    if not o["sound"]:
+        command.append("--no-sound-audible")
+    if o["auto_start"]:
+        command.append("--auto-start")
+    return command
+
+
+def main():
+    binary = sys.argv[1]
+    count = int(sys.argv[sys.argv.index("--cases") + 1]) if "--cases" in sys.argv else 300
+    seed = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 1
+    failures = 0
+    for number, case, text, wall, offset in cases(seed, count):
+        o = case["options"]
         with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
             handle.write(text)
             path = handle.name
-        command = [binary, "replay", path, "--mode", o["mode"], "--interval", str(o["interval"]),
-                   "--attempts" if o["mode"] != "passive" else "--repetitions", str(o["count"]),
-                   "--fear-threshold", str(o["threshold"]), "--wall-clock-start", wall_text,
-                   "--feedback-ms", str(o["feedback_ms"]), "--debounce-ms", str(o["debounce_ms"]),
-                   "--long-press-ms", str(o["long_press_ms"]), "--abort-window-ms", str(o["abort_ms"]), "--compact"]
-        if not o["sound"]:
-            command.append("--no-sound-audible")
-        if o["auto_start"]:
-            command.append("--auto-start")
+        command = replay_command(binary, path, o, wall, offset) + ["--compact"]
         result = subprocess.run(command, capture_output=True, text=True)
         problems = []
         if result.returncode != 0:
@@ -315,7 +334,7 @@ def main():
             failures += 1
             print("case %d (%s): %s" % (number, " ".join(command[2:]), "; ".join(problems)))
             print("  edges: " + text.replace("\n", " | "))
-    print("crosscheck: %d passed, %d failed" % (cases - failures, failures))
+    print("crosscheck: %d passed, %d failed" % (count - failures, failures))
     sys.exit(1 if failures else 0)
 
 
