@@ -87,13 +87,19 @@ struct DaemonRestartTests {
 
     static func nowSeconds() -> Int64 { Int64(Date().timeIntervalSince1970) }
 
+    /// The defaults every test here starts from — Challenge 10s ×1 — set an hour before the daemon
+    /// runs, so they count as older than its first session.
+    static func setChallenge10sDefaultsAnHourAgo(_ store: ChronoStore) throws {
+        let before = nowSeconds() - 3_600
+        try store.setSetting(.defaultInterval, to: "10s", nowUnixSeconds: before)
+        try store.setSetting(.defaultAttempts, to: "1", nowUnixSeconds: before)
+    }
+
     @Test("the state carries the last completed session from the store: at start, and after each completed session (exact JSON)")
     func lastSessionInTheState() throws {
         let scratch = try ScratchStore()
         defer { scratch.remove() }
-        let before = Self.nowSeconds() - 3_600
-        try scratch.store.setSetting(.defaultInterval, to: "10s", nowUnixSeconds: before)
-        try scratch.store.setSetting(.defaultAttempts, to: "1", nowUnixSeconds: before)
+        try Self.setChallenge10sDefaultsAnHourAgo(scratch.store)
         let first = try Daemon(scratch.store)
         #expect(first.lastFile?["last_session"]?.compactText == "null")
         Self.runOneChallenge(first, from: 100)
@@ -118,9 +124,7 @@ struct DaemonRestartTests {
     func defaultsSurviveRestart() throws {
         let scratch = try ScratchStore()
         defer { scratch.remove() }
-        let before = Self.nowSeconds() - 3_600
-        try scratch.store.setSetting(.defaultInterval, to: "10s", nowUnixSeconds: before)
-        try scratch.store.setSetting(.defaultAttempts, to: "1", nowUnixSeconds: before)
+        try Self.setChallenge10sDefaultsAnHourAgo(scratch.store)
         let first = try Daemon(scratch.store)
         Self.runOneChallenge(first, from: 100)
         // After the session (its start is now): Passive 15s ×2 becomes the default.
@@ -145,9 +149,7 @@ struct DaemonRestartTests {
     func unchangedDefaultsRepeatTheLastSession() throws {
         let scratch = try ScratchStore()
         defer { scratch.remove() }
-        let before = Self.nowSeconds() - 3_600
-        try scratch.store.setSetting(.defaultInterval, to: "10s", nowUnixSeconds: before)
-        try scratch.store.setSetting(.defaultAttempts, to: "1", nowUnixSeconds: before)
+        try Self.setChallenge10sDefaultsAnHourAgo(scratch.store)
         let first = try Daemon(scratch.store)
         // Started by request with its own configuration: Challenge 20s ×3, not the defaults.
         let reply = Mutex<DeviceReply?>(nil)
