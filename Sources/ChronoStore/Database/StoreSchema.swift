@@ -18,6 +18,7 @@ enum StoreSchema {
         migrator.registerMigration(BoundaryFiringRepair.migrationIdentifier, migrate: BoundaryFiringRepair.migrate)
         migrator.registerMigration(SessionNoteSchema.migrationIdentifier, migrate: SessionNoteSchema.migrate)
         migrator.registerMigration(APIKeyUseSchema.migrationIdentifier, migrate: APIKeyUseSchema.migrate)
+        migrator.registerMigration(StudySchema.migrationIdentifier, migrate: StudySchema.migrate)
         return migrator
     }
 
