@@ -175,7 +175,7 @@ public struct InvariantChecker {
         if record.endDate.unixNanoseconds != expectedEnd { problems.append("record end \(record.endDate.iso8601) is not the end mark") }
         var keys = ["chronoception_version", "chronoception_mode", "target_interval_seconds"]
         switch outcome.mode {
-        case .challenge, .fear:
+        case .challenge, .fear, .reproduction:
             keys += ["attempt_count", "mean_abs_error_seconds", "mean_signed_error_seconds", "std_dev_error_seconds",
                      "mean_abs_percent_error", "time_acuity_score"]
             if outcome.mode == .fear { keys += ["fear_threshold_percent", "fear_sound_effective"] }

@@ -125,9 +125,11 @@ public struct ProgressReport: Hashable, Sendable {
     public var isEmpty: Bool { completedSessions == 0 && abortedSessions == 0 && interruptedSessions == 0 }
 
     /// Share of completed sessions per mode, in `SessionMode.allCases` order; fractions sum to 1.
+    /// Challenge, Fear and Passive are always listed; Reproduction (a later mode, mostly for studies)
+    /// only once it has a completed session, so a person who never uses it sees the mix as before.
     public var modeMix: [(mode: SessionMode, sessions: Int, share: Double)] {
         let total = completedSessions
-        return SessionMode.allCases.map { mode in
+        return SessionMode.allCases.filter { $0 != .reproduction || completedByMode[$0, default: 0] > 0 }.map { mode in
             let count = completedByMode[mode, default: 0]
             return (mode, count, total > 0 ? Double(count) / Double(total) : 0)
         }

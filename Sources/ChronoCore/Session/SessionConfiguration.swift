@@ -84,7 +84,7 @@ public enum ConfigurationError: Error, Hashable, Sendable, CustomStringConvertib
     public var description: String {
         switch self {
         case .unknownMode(let text):
-            return "'\(text)' is not a mode. Use challenge, fear or passive."
+            return "'\(text)' is not a mode. Use \(SessionMode.listText)."
         case .attemptCountOutOfRange(let count):
             return "\(count) attempts is out of range: use 1 to \(SessionConfiguration.countRange.upperBound)."
         case .repetitionCountOutOfRange(let count):

@@ -44,8 +44,8 @@ final class SessionRunner {
         switch configuration.mode {
         case .passive:
             actions.append(.console("Passive: \(configuration.plannedCount) × \(interval). The motor marks each boundary; hold to end."))
-        case .challenge, .fear:
-            actions.append(.console("\(configuration.mode == .fear ? "Fear" : "Challenge"): \(configuration.plannedCount) attempt\(configuration.plannedCount == 1 ? "" : "s") of \(interval). Hold to discard."))
+        case .challenge, .fear, .reproduction:
+            actions.append(.console("\(configuration.mode.title): \(configuration.plannedCount) attempt\(configuration.plannedCount == 1 ? "" : "s") of \(interval). Hold to discard."))
             if configuration.mode == .fear, case .inaudible(let reason) = context.soundAudibility {
                 actions.append(.console("Sound check: \(reason)"))
             }
