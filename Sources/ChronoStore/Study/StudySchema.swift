@@ -4,8 +4,8 @@ import GRDB
 /// the others.
 ///
 /// - `study_assignment`: the protocol a collector assigned to this device's participant, as the sync
-///   reply carried it (the document's text, its name and version, the participant, the assignment's
-///   start and seed) — at most one, kept until a reply names another, so a device that reaches no
+///   reply carried it (the document's text, its name and version, the participant and their index
+///   among the protocol's participants, the assignment's start and seed) — at most one, kept until a reply names another, so a device that reaches no
 ///   collector keeps running the protocol from what it has. `received_unix_ns` is when this device
 ///   first had it (a repeated reply does not move it).
 /// - `session_study`: a session's study tag (`StudyTag`), one row per session that ran as part of a
@@ -22,6 +22,7 @@ enum StudySchema {
                 protocol_name TEXT NOT NULL CHECK (protocol_name <> ''),
                 protocol_version INTEGER NOT NULL,
                 participant TEXT NOT NULL CHECK (participant <> ''),
+                participant_index INTEGER NOT NULL CHECK (participant_index >= 0),
                 protocol_text TEXT NOT NULL,
                 start_unix_ns INTEGER NOT NULL,
                 seed INTEGER NOT NULL,
