@@ -44,14 +44,18 @@ public struct SyncReceipt: Codable, Hashable, Sendable {
     /// The merged preferences for this device (the winners of `PreferenceMerge`); the device applies
     /// the ones that won over its own.
     public var preferences: [StampedPreference]
+    /// The study assignment of the device's participant on this collector (issue 24's contract item
+    /// 6); absent when there is none, and always from collectors older than studies.
+    public var study: SyncedStudyAssignment?
 
     public init(protocolVersion: Int = SyncProtocol.version, accepted: Int, duplicates: Int, acknowledgedThrough: Int64,
-                preferences: [StampedPreference]) {
+                preferences: [StampedPreference], study: SyncedStudyAssignment? = nil) {
         self.protocolVersion = protocolVersion
         self.accepted = accepted
         self.duplicates = duplicates
         self.acknowledgedThrough = acknowledgedThrough
         self.preferences = preferences
+        self.study = study
     }
 
     enum CodingKeys: String, CodingKey {
@@ -59,6 +63,7 @@ public struct SyncReceipt: Codable, Hashable, Sendable {
         case accepted, duplicates
         case acknowledgedThrough = "acknowledged_through"
         case preferences
+        case study
     }
 }
 

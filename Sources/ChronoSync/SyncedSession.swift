@@ -40,6 +40,9 @@ public struct SyncedSession: Codable, Hashable, Sendable {
     /// notes (optional, so their batches decode as before). The one field a collector updates when a
     /// session it has arrives again: a device re-sends a session whose note changed.
     public var note: String?
+    /// The session's study tag (`StudyTag`, contract of issue 24): absent for a session run outside a
+    /// study, and always from devices older than studies (optional, so their batches decode as before).
+    public var study: Study?
 
     /// One Challenge or Fear attempt.
     public struct Attempt: Codable, Hashable, Sendable {
@@ -87,7 +90,7 @@ public struct SyncedSession: Codable, Hashable, Sendable {
                 endedMonotonicNanoseconds: Int64, anchorUnixNanoseconds: Int64, anchorMonotonicNanoseconds: Int64,
                 utcOffsetSeconds: Int, wallClockSynchronised: Bool, board: String, soundAudibleAtStart: Bool,
                 fearSoundEffective: Bool, attempts: [Attempt], boundaries: [Boundary], healthDecision: String,
-                healthSkipReason: String?, timingLateNanoseconds: Int64? = nil, note: String? = nil) {
+                healthSkipReason: String?, timingLateNanoseconds: Int64? = nil, note: String? = nil, study: Study? = nil) {
         self.id = id
         self.mode = mode
         self.status = status
@@ -115,6 +118,7 @@ public struct SyncedSession: Codable, Hashable, Sendable {
         self.healthSkipReason = healthSkipReason
         self.timingLateNanoseconds = timingLateNanoseconds
         self.note = note
+        self.study = study
     }
 
     enum CodingKeys: String, CodingKey {
@@ -142,6 +146,7 @@ public struct SyncedSession: Codable, Hashable, Sendable {
         case healthSkipReason = "health_skip_reason"
         case timingLateNanoseconds = "timing_late_ns"
         case note
+        case study
     }
 }
 
@@ -149,7 +154,7 @@ extension SyncedSession {
     /// The wire form of a completed session the device kept; nil for a session that must not be
     /// sent (aborted or interrupted).
     public init?(sessionID: String, outcome: SessionOutcome, anchor: WallClockAnchor, board: String,
-                 wallClockSynchronised: Bool, soundAudibleAtStart: Bool, boundariesFired: [MonotonicInstant?], note: String? = nil) {
+                 wallClockSynchronised: Bool, soundAudibleAtStart: Bool, boundariesFired: [MonotonicInstant?], note: String? = nil, study: StudyTag? = nil) {
         guard outcome.status == .completed else { return nil }
         let configuration = outcome.configuration
         let decision = HealthRecordBuilder.decide(for: outcome, sessionID: sessionID, device: board, anchor: anchor)
@@ -187,6 +192,7 @@ extension SyncedSession {
         }
         timingLateNanoseconds = outcome.timingLateness?.nanoseconds
         self.note = note
+        self.study = study.map(Study.init)
     }
 
     /// The session's anchor, as the device took it.
@@ -247,6 +253,10 @@ extension SyncedSession {
                 throw SyncValidationError(sessionID: id, rule: SessionNoteViolation.code,
                                           problem: "the note has surrounding whitespace or is empty; send it trimmed, or leave it out for no note")
             }
+        }
+        // The study tag passes the core's own bounds (the same `StudyTag.problem` the device's store applies).
+        if let study, let problem = study.tag.problem() {
+            throw SyncValidationError(sessionID: id, rule: "session_study", problem: problem)
         }
         let outcome = SessionOutcome(
             status: .completed, configuration: configuration,
