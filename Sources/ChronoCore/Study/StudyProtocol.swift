@@ -15,13 +15,16 @@ public struct StudyProtocol: Hashable, Sendable {
     public var blocks: [Block]
     /// When the plan's sessions fall.
     public var schedule: Schedule
+    /// The researchers' own note on the protocol; never shown to a participant.
+    public var description: String?
 
-    public init(name: String, version: Int, consent: String?, blocks: [Block], schedule: Schedule) {
+    public init(name: String, version: Int, consent: String?, blocks: [Block], schedule: Schedule, description: String? = nil) {
         self.name = name
         self.version = version
         self.consent = consent
         self.blocks = blocks
         self.schedule = schedule
+        self.description = description
     }
 
     /// One block: `sessions` sessions of one mode, their intervals in the block's order, the same

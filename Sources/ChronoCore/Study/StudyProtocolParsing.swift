@@ -44,7 +44,8 @@ struct StudyProtocolReading {
         if fields["name"] == nil { problem(root.line, "the protocol has no \"name\"; add one, e.g. \"name\": \"sleep-2026\"") }
         let version = fields["version"].flatMap { integer($0, what: "version", range: StudyLimits.versions, fix: "a protocol's version is a whole number from 1; a changed protocol takes the next one") }
         if fields["version"] == nil { problem(root.line, "the protocol has no \"version\"; add \"version\": 1 (and raise it whenever the protocol changes)") }
-        if let description = fields["description"] { _ = self.text(description, what: "description", limit: StudyLimits.consentCharacters.upperBound) }
+        var description: String?
+        if let value = fields["description"] { description = self.text(value, what: "description", limit: StudyLimits.consentCharacters.upperBound) }
         var consent: String?
         if let value = fields["consent"] { consent = text(value, what: "consent", limit: StudyLimits.consentCharacters.upperBound) }
         let schedule = fields["schedule"].flatMap { self.schedule($0) }
@@ -69,7 +70,7 @@ struct StudyProtocolReading {
             }
         }
         guard problems.isEmpty, let name, let version, let schedule, let blocks else { return nil }
-        return StudyProtocol(name: name, version: version, consent: consent, blocks: blocks, schedule: schedule)
+        return StudyProtocol(name: name, version: version, consent: consent, blocks: blocks, schedule: schedule, description: description)
     }
 
     var scheduleLine = 0
