@@ -55,7 +55,7 @@ extension ChronoceptionCollector {
     }
 
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "export", abstract: "Export every device's sessions.", subcommands: [CSV.self])
+        static let configuration = CommandConfiguration(commandName: "export", abstract: "Export every device's sessions.", subcommands: [CSV.self, Tidy.self])
 
         struct CSV: ParsableCommand {
             static let configuration = CommandConfiguration(

@@ -26,6 +26,7 @@ public enum CollectorRouter {
         CollectorLoginRoute.add(to: router, store: store)
         let keyed = router.group(RouterPath("/api/v1")).add(middleware: CollectorAccessMiddleware(store: store, trust: configuration.localTrust))
         CollectorReadRoutes.add(to: keyed, state)
+        StudyAnalysisRoutes.add(to: keyed, state)
         return router
     }
 }

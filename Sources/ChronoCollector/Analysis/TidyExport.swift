@@ -1,0 +1,81 @@
+import ChronoCore
+import ChronoSync
+
+/// The tidy export (docs/STUDIES.md, "The tidy export"): one row per attempt (Challenge, Fear,
+/// Reproduction) or Passive boundary, with who, which study session, the target, the produced
+/// duration and its error from the raw monotonic marks, the wall-clock times those marks had, and the
+/// device's timing flags. Its codebook (`TidyCodebook`) names each column's meaning and unit. Plain
+/// RFC 4180 CSV through `CSVText`, a header row, numbers as plain decimals, booleans TRUE/FALSE and
+/// missing values empty: R's `read.csv` and pandas' `read_csv` read it without options. Pure.
+public enum TidyExport {
+    /// Writes the header and every session's rows to `sink`, in chunks of about 64 KiB.
+    public static func write(_ sessions: [CollectorSession], to sink: (String) throws -> Void) rethrows {
+        try sink(CSVText.record(TidyCodebook.columns.map(\.name)))
+        var chunk = ""
+        for stored in sessions {
+            for row in rows(stored) { chunk += CSVText.record(row) }
+            if chunk.utf8.count > 65_536 { try sink(chunk); chunk = "" }
+        }
+        if !chunk.isEmpty { try sink(chunk) }
+    }
+
+    /// One session's rows, in `TidyCodebook.columns` order; none for a session that no longer validates.
+    public static func rows(_ stored: CollectorSession) -> [[String]] {
+        let wire = stored.session
+        guard let outcome = try? wire.validatedOutcome() else { return [] }
+        let tag = StudyObservations.study(wire)
+        let anchor = wire.anchor
+        let target = wire.targetIntervalMilliseconds * 1_000_000
+        func utc(_ mono: Int64) -> String { WallTime(unixNanoseconds: anchor.unixNanoseconds(at: MonotonicInstant(nanoseconds: mono)), utcOffsetSeconds: 0).iso8601 }
+        func unix(_ mono: Int64) -> String { String(anchor.unixNanoseconds(at: MonotonicInstant(nanoseconds: mono))) }
+        func flag(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+        let session: [String] = [
+            StudyObservations.participant(stored), stored.deviceID, stored.deviceName, wire.id,
+            utc(outcome.startedAt.nanoseconds), wire.mode,
+            tag?.protocolName ?? "", tag.map { String($0.protocolVersion) } ?? "", tag.map { String($0.blockIndex) } ?? "",
+            tag?.blockName ?? "", tag.map { String($0.planPosition) } ?? "", tag?.condition ?? "",
+            flag(tag?.feedbackShown ?? true),
+        ]
+        let timing: [String] = [
+            String(wire.utcOffsetSeconds), flag(wire.wallClockSynchronised), wire.timingLateNanoseconds.map(String.init) ?? "",
+            flag(wire.timingLateNanoseconds != nil), wire.board,
+        ]
+        var rows: [[String]] = []
+        if SessionMode(rawValue: wire.mode)?.usesAttempts == true {
+            for attempt in wire.attempts {
+                let produced = attempt.tapMonotonicNanoseconds - attempt.startMonotonicNanoseconds
+                let error = produced - target
+                let presented = presentedBoundaries(attempt)
+                rows.append(session + [
+                    "attempt", String(attempt.index), String(target), number(Double(target) / 1e9),
+                    String(produced), number(Double(produced) / 1e9), String(error), number(Double(error) / 1e9),
+                    number(Double(error) / Double(target)),
+                    String(attempt.startMonotonicNanoseconds), String(attempt.tapMonotonicNanoseconds),
+                    presented.start.map(String.init) ?? "", presented.end.map(String.init) ?? "",
+                    unix(attempt.startMonotonicNanoseconds), unix(attempt.tapMonotonicNanoseconds),
+                    utc(attempt.startMonotonicNanoseconds), utc(attempt.tapMonotonicNanoseconds),
+                ] + timing)
+            }
+        } else {
+            for boundary in wire.boundaries {
+                let fired = boundary.firedMonotonicNanoseconds
+                let lateness = fired.map { $0 - boundary.dueMonotonicNanoseconds }
+                rows.append(session + [
+                    "boundary", String(boundary.index), String(target), number(Double(target) / 1e9),
+                    "", "", lateness.map(String.init) ?? "", lateness.map { number(Double($0) / 1e9) } ?? "", "",
+                    String(boundary.dueMonotonicNanoseconds), fired.map(String.init) ?? "", "", "",
+                    unix(boundary.dueMonotonicNanoseconds), fired.map(unix) ?? "",
+                    utc(boundary.dueMonotonicNanoseconds), fired.map(utc) ?? "",
+                ] + timing)
+            }
+        }
+        return rows
+    }
+
+    /// A Reproduction attempt's presented interval (its two motor boundaries); none for other modes.
+    static func presentedBoundaries(_ attempt: SyncedSession.Attempt) -> (start: Int64?, end: Int64?) {
+        (nil, nil)
+    }
+
+    static func number(_ value: Double) -> String { value.isFinite ? "\(value)" : "" }
+}
