@@ -7,7 +7,7 @@ public enum StudyOrder {
     ///
     /// - fixed: 0, 1, …, n−1, 0, 1, … (the listed order, cycled).
     /// - shuffled: each pass through the list is a Fisher–Yates permutation drawn from
-    ///   `SplitMix64(seed: seed ^ ((blockIndex + 1) × 0x9E3779B97F4A7C15))`.
+    ///   `StudyRandom(seed: seed ^ ((blockIndex + 1) × 0x9E3779B97F4A7C15))`.
     /// - counterbalanced: row `participantIndex mod rows` of the balanced Latin square
     ///   (`balancedLatinSquareRow`), cycled.
     public static func indexes(count n: Int, sessions: Int, order: StudyProtocol.IntervalOrder, seed: Int64,
@@ -20,7 +20,7 @@ public enum StudyOrder {
             let row = balancedLatinSquareRow(count: n, participantIndex: participantIndex)
             return (0..<sessions).map { row[$0 % n] }
         case .shuffled:
-            var generator = SplitMix64(seed: UInt64(bitPattern: seed) ^ (UInt64(blockIndex + 1) &* 0x9E37_79B9_7F4A_7C15))
+            var generator = StudyRandom(seed: UInt64(bitPattern: seed) ^ (UInt64(blockIndex + 1) &* 0x9E37_79B9_7F4A_7C15))
             var result: [Int] = []
             result.reserveCapacity(sessions)
             while result.count < sessions {
@@ -53,9 +53,9 @@ public enum StudyOrder {
     }
 }
 
-/// SplitMix64: `state += 0x9E3779B97F4A7C15`, then two xor-shift-multiply rounds. Public so tests and
+/// SplitMix64 for study orders (the simulator has its own generator, ChronoSimulation.SplitMix64): `state += 0x9E3779B97F4A7C15`, then two xor-shift-multiply rounds. Public so tests and
 /// analyses rebuild a shuffle from its seed.
-public struct SplitMix64: Sendable {
+public struct StudyRandom: Sendable {
     public private(set) var state: UInt64
 
     public init(seed: UInt64) { state = seed }
