@@ -68,4 +68,32 @@ struct HapticsTests {
         #expect(HapticCue.feedback(.red, .early).pattern.description == "t t t B")
         #expect(HapticCue.feedback(.green, .onTime).pattern.description == "t")
     }
+
+    @Test("device-ready is one buzz (600 ms); setup-problem is the error's five ticks then that buzz (1100 ms); neither is any other cue")
+    func startupCues() {
+        #expect(HapticCue.deviceReady.pattern.description == "B")
+        #expect(HapticCue.setupProblem.pattern.description == "t t t t t B")
+        #expect(HapticCue.deviceReady.pattern.duration == .milliseconds(600))
+        #expect(HapticCue.setupProblem.pattern.duration == .milliseconds(1_100))
+        let zero = MonotonicInstant(nanoseconds: 0)
+        let ms = { (value: Int64) in MonotonicInstant(nanoseconds: value * 1_000_000) }
+        #expect(HapticCue.setupProblem.pattern.edges(startingAt: zero) == [
+            MotorEdge(on: true, at: ms(0)), MotorEdge(on: false, at: ms(40)),
+            MotorEdge(on: true, at: ms(100)), MotorEdge(on: false, at: ms(140)),
+            MotorEdge(on: true, at: ms(200)), MotorEdge(on: false, at: ms(240)),
+            MotorEdge(on: true, at: ms(300)), MotorEdge(on: false, at: ms(340)),
+            MotorEdge(on: true, at: ms(400)), MotorEdge(on: false, at: ms(440)),
+            MotorEdge(on: true, at: ms(500)), MotorEdge(on: false, at: ms(1_100)),
+        ])
+        #expect(HapticCue.deviceReady.name == "device-ready")
+        #expect(HapticCue.setupProblem.name == "setup-problem")
+        for cue in HapticCue.all where cue != .deviceReady { #expect(cue.pattern != HapticCue.deviceReady.pattern) }
+        for cue in HapticCue.all where cue != .setupProblem { #expect(cue.pattern != HapticCue.setupProblem.pattern) }
+    }
+
+    @Test("the start cue: setup-problem while the first-boot marker exists, else device-ready")
+    func startupDecision() {
+        #expect(HapticCue.startup(setupProblems: false) == .deviceReady)
+        #expect(HapticCue.startup(setupProblems: true) == .setupProblem)
+    }
 }

@@ -12,16 +12,16 @@ class ControllerRig {
     let recorder = RecordingRecorder()
     private(set) var actions: [LoopAction] = []
 
-    init(library: DeviceLibrary) {
+    init(library: DeviceLibrary, startCue: HapticCue? = nil) {
         keeper = SnapshotKeeper(library: library)
         controller = DeviceDaemonController(keeper: keeper, board: "test", pressHint: "press",
-                                            soundStatus: { .inaudible(reason: "none") })
+                                            soundStatus: { .inaudible(reason: "none") }, startCue: startCue)
         take(controller.start(at: MonotonicInstant(nanoseconds: 0)))
     }
 
     /// Over a library that always offers `configuration`.
-    convenience init(_ configuration: SessionConfiguration) {
-        self.init(library: InMemoryDeviceLibrary(startingConfiguration: configuration, healthStatus: "on"))
+    convenience init(_ configuration: SessionConfiguration, startCue: HapticCue? = nil) {
+        self.init(library: InMemoryDeviceLibrary(startingConfiguration: configuration, healthStatus: "on"), startCue: startCue)
     }
 
     func take(_ batch: [LoopAction]) {

@@ -68,11 +68,11 @@ struct FirstBootCheckCommand: ParsableCommand {
     var root = "/"
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let contents = FirstBootApplier.readFile(atPath: file) else {
             throw CommandFailure(message: "Cannot read \(TerminalSafeText.quoted(file, limit: 200)); give the path of chronoception.txt (on the card's boot partition, e.g. /media/$USER/bootfs/chronoception.txt).", status: .noInput)
         }
         let context = FirstBootApplier.context(root: root)
-        let reading = FirstBootFile.read(String(decoding: data, as: UTF8.self), context: context)
+        let reading = FirstBootFile.read(bytes: contents.bytes, complete: contents.complete, context: context)
         if reading.problems.isEmpty {
             print("\(TerminalSafeText.sanitized(file, keepNewlines: false)): no problems.")
             return

@@ -46,7 +46,7 @@ struct RunCommand: ParsableCommand {
         }
         let daemon = DeviceDaemon(DeviceDaemon.Configuration(
             store: store, settings: settings, flags: flags, live: options.live,
-            api: noAPI ? nil : try listenOptions().configuration(stopOnSignals: false),
+            api: noAPI ? nil : try listenOptions().configuration(stopOnSignals: false, listenSource: listenSource()),
             // SIGHUP means two things: a service manager's "reload" (`systemctl reload`), and a
             // terminal that went away. Started from a terminal, the device stops as on Ctrl-C when its
             // terminal closes, instead of running on unseen with nobody to end it; without one, it reloads.
@@ -62,5 +62,11 @@ struct RunCommand: ParsableCommand {
         var options = api
         if options.listen == nil, let listen = environment["CHRONOCEPTION_LISTEN"], !listen.isEmpty { options.listen = listen }
         return options
+    }
+
+    /// Where the address `listenOptions` took came from, so that a bad one is blamed on the line the
+    /// person must fix: the option, or the environment variable (for the service, its environment file).
+    func listenSource(environment: [String: String] = ProcessInfo.processInfo.environment) -> ListenOptions.Source {
+        api.listen == nil && !(environment["CHRONOCEPTION_LISTEN"] ?? "").isEmpty ? .environment : .option
     }
 }

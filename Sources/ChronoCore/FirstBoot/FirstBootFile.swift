@@ -183,6 +183,7 @@ public enum FirstBootFile {
         reading.problems = reading.problems.enumerated()
             .sorted { ($0.element.line ?? Int.max, $0.offset) < ($1.element.line ?? Int.max, $1.offset) }
             .map(\.element)
+        reading.problems = capped(reading.problems)
         return reading
     }
 

@@ -19,6 +19,13 @@ public enum HapticCue: Hashable, Sendable {
     /// A companion asks to pair: a long press while idle approves it. Unlike every other cue it
     /// begins and ends with a buzz, so it cannot be felt as the start of something the person did.
     case pairingRequest
+    /// The device is up: its service has started and the button is armed (played once each time the
+    /// daemon starts). One buzz, the only cue that is a single buzz: what the person switching the
+    /// device on waits for.
+    case deviceReady
+    /// The device is up but the first-boot file (`chronoception.txt`) had problems: played instead of
+    /// `deviceReady`. The error's five ticks, then the ready buzz ("something is wrong, but it trains").
+    case setupProblem
 
     public var pattern: HapticPattern {
         switch self {
@@ -36,6 +43,8 @@ public enum HapticCue: Hashable, Sendable {
         case .discarded: return HapticPattern([.buzz, .buzz, .buzz])
         case .error: return HapticPattern([.tick, .tick, .tick, .tick, .tick])
         case .pairingRequest: return HapticPattern([.buzz, .tick, .tick, .buzz])
+        case .deviceReady: return HapticPattern([.buzz])
+        case .setupProblem: return HapticPattern(HapticCue.error.pattern.elements + HapticCue.deviceReady.pattern.elements)
         }
     }
 
@@ -50,12 +59,15 @@ public enum HapticCue: Hashable, Sendable {
         case .discarded: return "discarded"
         case .error: return "error"
         case .pairingRequest: return "pairing-request"
+        case .deviceReady: return "device-ready"
+        case .setupProblem: return "setup-problem"
         }
     }
 
     /// Every cue, for uniqueness checks and documentation.
     public static var all: [HapticCue] {
-        var cues: [HapticCue] = [.ready, .start, .sessionDone, .abortConfirm, .discarded, .error, .pairingRequest]
+        var cues: [HapticCue] = [.ready, .start, .sessionDone, .abortConfirm, .discarded, .error, .pairingRequest,
+                                   .deviceReady, .setupProblem]
         for zone in ErrorZone.allCases {
             for direction in [ErrorDirection.early, .late] { cues.append(.feedback(zone, direction)) }
         }

@@ -26,15 +26,20 @@ public struct DeviceDaemon {
         /// SIGHUP reloads the board file and the settings (a service); false: it stops the daemon as
         /// Ctrl-C does (started from a terminal, which closed).
         public var hangupReloads: Bool
+        /// The first-boot problem marker: while it exists the start cue is `setupProblem`
+        /// (`/var/lib/chronoception/first-boot-problems` on the device; tests point elsewhere).
+        public var firstBootProblemsPath: String
 
         public init(store: ChronoStore, settings: StoreSettings, flags: SessionFlags, live: LiveOptions,
-                    api: APIServerConfiguration?, hangupReloads: Bool) {
+                    api: APIServerConfiguration?, hangupReloads: Bool,
+                    firstBootProblemsPath: String = "/" + FirstBootPlan.Path.problems) {
             self.store = store
             self.settings = settings
             self.flags = flags
             self.live = live
             self.api = api
             self.hangupReloads = hangupReloads
+            self.firstBootProblemsPath = firstBootProblemsPath
         }
     }
 
@@ -98,9 +103,17 @@ public struct DeviceDaemon {
             drivers.console.writeLine("Settings changes cannot be watched here; send SIGHUP to apply them (`systemctl reload chronoception`).")
         }
         defer { watcher?.stop() }
+        // Once per start, when the loop has armed the button: the ready cue, or the setup-problem cue
+        // while the image's first-boot apply left problems (docs/FIRST-BOOT.md). Either way it trains.
+        let setupProblems = FileManager.default.fileExists(atPath: configuration.firstBootProblemsPath)
+        if setupProblems {
+            drivers.console.writeLine("The first-boot file had problems (listed in /\(FirstBootPlan.Path.report)): playing the setup-problem cue; the device trains as usual. Fix chronoception.txt on the boot partition.")
+        }
+        var startCue: HapticCue? = HapticCue.startup(setupProblems: setupProblems)
         while true {
             let controller = DeviceDaemonController(keeper: keeper, board: drivers.board.name, pressHint: drivers.pressHint,
-                                                    soundStatus: { soundStatus })
+                                                    soundStatus: { soundStatus }, startCue: startCue)
+            startCue = nil
             let motor = drivers.motorSettings
             let loop = try SessionLoop(
                 button: drivers.button, motor: drivers.motor, sound: sound.output, controller: controller,

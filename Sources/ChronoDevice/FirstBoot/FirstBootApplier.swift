@@ -49,14 +49,17 @@ public struct FirstBootApplier {
     public func apply() throws(MissingFolder) -> Outcome {
         guard let bootFiles = RootedFiles(boot) else { throw MissingFolder(option: "--boot", path: boot) }
         guard let rootFiles = RootedFiles(root) else { throw MissingFolder(option: "--root", path: root) }
-        let source = bootFiles.read(FirstBootFile.name)
+        // Bounded: a file past `FirstBootFile.maximumBytes` is one problem, and none of it is applied
+        // or rewritten (its secrets stay until the person replaces it).
+        let file = bootFiles.readBytes(FirstBootFile.name, limit: FirstBootFile.maximumBytes)
+        let source = file.flatMap { $0.complete ? String(decoding: $0.bytes, as: UTF8.self) : nil }
         let context = FirstBootFile.Context(boardNames: Self.boardNames(root: rootFiles), timezoneNames: Self.timezoneNames(root: rootFiles))
-        let reading = FirstBootFile.read(source ?? "", context: context)
+        let reading = FirstBootFile.read(bytes: file?.bytes ?? [], complete: file?.complete ?? true, context: context)
         var system = FirstBootPlan.System(localtimeTarget: rootFiles.linkTarget(FirstBootPlan.Path.localtime))
         for path in FirstBootPlan.Path.read { system.files[path] = rootFiles.read(path) }
         let plan = FirstBootPlan(reading.settings, system: system)
 
-        var outcome = Outcome(found: source != nil, problems: reading.problems, summary: plan.summary, changed: [], failures: [])
+        var outcome = Outcome(found: file != nil, problems: reading.problems, summary: plan.summary, changed: [], failures: [])
         var failed: Set<String> = []
         for change in plan.changes {
             do {
@@ -102,7 +105,7 @@ public struct FirstBootApplier {
         let marker = FirstBootReport.marker(reading.problems)
         let markerChanged = (rootFiles.read(FirstBootPlan.Path.problems) ?? "") != marker
         if !outcome.changed.isEmpty || markerChanged || !rootFiles.exists(FirstBootPlan.Path.report) {
-            let report = FirstBootReport.text(source: "\(FirstBootFile.name) on the boot partition", found: source != nil,
+            let report = FirstBootReport.text(source: "\(FirstBootFile.name) on the boot partition", found: file != nil,
                                               summary: plan.summary, problems: reading.problems, removed: removed)
             do {
                 if rootFiles.read(FirstBootPlan.Path.report) != report {
@@ -118,6 +121,17 @@ public struct FirstBootApplier {
             }
         }
         return outcome
+    }
+
+    /// The first-boot file at `path` as `first-boot check` reads it: at most `FirstBootFile.maximumBytes`
+    /// (and one byte more, to know it went on); nil when it is not a regular file that can be read.
+    public static func readFile(atPath path: String) -> (bytes: [UInt8], complete: Bool)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return RootedFiles.readBounded(descriptor, limit: FirstBootFile.maximumBytes)
     }
 
     /// What the reader checks a file against on the system at `root` (`first-boot check` on a

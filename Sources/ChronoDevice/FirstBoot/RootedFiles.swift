@@ -29,21 +29,36 @@ struct RootedFiles {
 
     /// The text of the regular file at `relative` (not through a link), nil when there is none.
     func read(_ relative: String) -> String? {
+        readBytes(relative, limit: nil).map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+
+    /// The bytes of the regular file at `relative` (not through a link), nil when there is none. With a
+    /// `limit`, reading stops after `limit + 1` bytes and `complete` says whether the file ended within
+    /// the limit (the first-boot file: `FirstBootFile.maximumBytes`).
+    func readBytes(_ relative: String, limit: Int?) -> (bytes: [UInt8], complete: Bool)? {
         guard let parent = try? folder(of: relative, create: nil) else { return nil }
         let descriptor = open(parent + "/" + PathText.lastComponent(of: relative), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Self.readBounded(descriptor, limit: limit)
+    }
+
+    /// Reads `descriptor` to its end, or until more than `limit` bytes came (then `complete` is false).
+    static func readBounded(_ descriptor: Int32, limit: Int?) -> (bytes: [UInt8], complete: Bool) {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let wanted = limit.map { min(buffer.count, $0 + 1 - bytes.count) } ?? buffer.count
+            if wanted <= 0 { return (bytes, false) }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             bytes += buffer[0..<count]
         }
-        return String(decoding: bytes, as: UTF8.self)
+        if let limit, bytes.count > limit { return (bytes, false) }
+        return (bytes, true)
     }
 
     /// Whether something (a file, a link, a folder) is at `relative`.

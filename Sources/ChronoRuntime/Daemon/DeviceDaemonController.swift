@@ -40,22 +40,30 @@ public final class DeviceDaemonController: LoopController {
     /// A new snapshot arrived while the menu was in use; rebuild it when it is idle again.
     var menuOutdated = false
     var stopped = false
+    /// Played once when the loop starts (the button is armed then): `HapticCue.startup(setupProblems:)`.
+    let startCue: HapticCue?
 
     /// - Parameters:
     ///   - keeper: the snapshots (its first one is ready before the loop starts).
     ///   - soundStatus: asked on the loop thread before a Fear session; keep it cheap (a cached value).
-    public init(keeper: SnapshotKeeper, board: String, pressHint: String, soundStatus: @escaping SoundCheck) {
+    ///   - startCue: the cue to play as the loop starts (`deviceReady` or `setupProblem`); nil plays none
+    ///     (a loop built again after an input device came back: the device was already announced).
+    public init(keeper: SnapshotKeeper, board: String, pressHint: String, soundStatus: @escaping SoundCheck,
+                startCue: HapticCue? = nil) {
         self.keeper = keeper
         self.board = board
         self.pressHint = pressHint
         self.soundStatus = soundStatus
+        self.startCue = startCue
         snapshot = keeper.latest
     }
 
     public func start(at now: MonotonicInstant) -> [LoopAction] {
+        // The loop calls this once the button is open and watched: the start cue says the device is up.
+        let cue = startCue.map { [LoopAction.vibrate(PlannedVibration(pattern: $0.pattern, label: .cue($0), due: now))] } ?? []
         // Stamped like every later state: the first file already names the last session and withholds
         // its score when glanceable-privacy is on.
-        stamped(enterIdle(at: now, announce: true))
+        return cue + stamped(enterIdle(at: now, announce: true))
     }
 
     public var nextDeadline: MonotonicInstant? {

@@ -105,9 +105,23 @@ struct ListenOptions: ParsableArguments {
     @Flag(help: "Require keys on loopback TCP too (a machine shared by several users); only the Unix socket is trusted.")
     var requireKeyOnLoopback = false
 
-    func configuration(stopOnSignals: Bool) throws -> APIServerConfiguration {
+    /// Where `listen` came from: `--listen`, or `run`'s `$CHRONOCEPTION_LISTEN`.
+    enum Source {
+        case option
+        case environment
+    }
+
+    func configuration(stopOnSignals: Bool, listenSource: Source = .option) throws -> APIServerConfiguration {
         let tcp: TCPAddress
-        do { tcp = try listen.map { try TCPAddress(parsing: $0) } ?? .loopbackDefault } catch { throw ValidationError((error as? APIError)?.message ?? String(describing: error)) }
+        do {
+            tcp = try listen.map { try TCPAddress(parsing: $0) } ?? .loopbackDefault
+        } catch {
+            switch listenSource {
+            case .option: throw ValidationError((error as? APIError)?.message ?? String(describing: error))
+            case .environment:
+                throw ValidationError("CHRONOCEPTION_LISTEN takes ADDR:PORT, e.g. 0.0.0.0:8737 (the network) or 127.0.0.1:8737 (this device only); got \(TerminalSafeText.quoted(listen ?? "", limit: 60)). Fix it where it is set (for the service: /etc/default/chronoception, which the image's companion_network writes), or empty it, or give --listen.")
+            }
+        }
         return APIServerConfiguration(
             socketPath: noSocket ? nil : (socketPath ?? APIServerConfiguration.defaultSocketPath()), tcp: tcp,
             localTrust: requireKeyOnLoopback ? .socketOnly : .socketAndLoopback, stopOnSignals: stopOnSignals)
