@@ -14,6 +14,7 @@ public struct Chronoception: ParsableCommand {
         subcommands: [
             ReplayCommand.self,
             SimulateCommand.self,
+            SimulateStudyCommand.self,
             ProgressCommand.self,
             SessionsCommand.self,
             NoteCommand.self,

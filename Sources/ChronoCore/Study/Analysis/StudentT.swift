@@ -18,7 +18,7 @@ public enum StudentT {
     /// `t(0.975, df)`; nil below one degree of freedom (no interval can be given).
     public static func quantile975(degreesOfFreedom df: Double) -> Double? {
         guard df >= 1, df.isFinite else { return df.isInfinite ? z : nil }
-        if df >= 30 { return cornishFisher(df) }
+        if df > 30 { return cornishFisher(df) }
         let lower = Int(df)
         if Double(lower) == df { return table[lower - 1] }
         let upper = lower + 1
