@@ -8,9 +8,10 @@ public enum FirstBootTemplate {
         #
         # Edit this file on any computer after flashing the card: write a value after "=", save, put
         # the card in the device and switch it on. Lines starting with # are comments. An empty value
-        # means "not given". Anything wrong is reported (on the serial console, in the journal and in
-        # /var/lib/chronoception/first-boot.txt) and the device still boots and trains offline. The
-        # Wi-Fi passphrase and SSH keys are removed from this file once applied.
+        # means "not given". When the device is ready it gives one long buzz; five quick ticks before
+        # the buzz mean something here was wrong. It is reported (on the serial console, in the journal
+        # and in /var/lib/chronoception/first-boot.txt) and the device still boots and trains offline.
+        # The Wi-Fi passphrase and SSH keys are removed from this file once applied.
 
         # Wi-Fi: your country's two-letter code (GB, US, DE, FR ...), the network's name and its
         # passphrase (8 to 63 characters, or the 64 hex digits of its key). Put the value in double
