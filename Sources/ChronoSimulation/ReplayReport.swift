@@ -88,6 +88,8 @@ public enum ReplayReport {
                 add(at, "attempt_started", [("attempt", .int(attempt)), ("start_mark_ns", .int(startMark.nanoseconds))])
             case .attemptMeasured(let measurement, let at):
                 add(at, "feedback", [("attempt", .int(measurement.index)), ("text", .string(measurement.feedbackText))])
+            case .attemptRecorded(let attempt, _, let at):
+                add(at, "recorded", [("attempt", .int(attempt))])
             case .boundaryReached(let boundary):
                 add(boundary.due, "boundary", [("index", .int(boundary.index))])
             case .pressIgnored(let pressedAt, let reason, let at):
@@ -113,7 +115,7 @@ extension SessionEffect {
     public var instant: MonotonicInstant? {
         switch self {
         case .motor(_, _, let at), .aversiveSound(_, let at), .attemptStarted(_, _, let at),
-             .attemptMeasured(_, let at), .pressIgnored(_, _, let at), .abortRequested(_, let at),
+             .attemptMeasured(_, let at), .attemptRecorded(_, _, let at), .pressIgnored(_, _, let at), .abortRequested(_, let at),
              .abortWithdrawn(_, let at), .notice(_, let at), .phaseChanged(_, let at):
             return at
         case .boundaryReached(let boundary): return boundary.due

@@ -26,6 +26,9 @@ public enum HapticCue: Hashable, Sendable {
     /// The device is up but the first-boot file (`chronoception.txt`) had problems: played instead of
     /// `deviceReady`. The error's five ticks, then the ready buzz ("something is wrong, but it trains").
     case setupProblem
+    /// A press was recorded, in a session whose feedback is withheld (a feedback-off study block):
+    /// four ticks, the same after every press, so it says "counted" and nothing about the error.
+    case recorded
 
     public var pattern: HapticPattern {
         switch self {
@@ -45,6 +48,7 @@ public enum HapticCue: Hashable, Sendable {
         case .pairingRequest: return HapticPattern([.buzz, .tick, .tick, .buzz])
         case .deviceReady: return HapticPattern([.buzz])
         case .setupProblem: return HapticPattern(HapticCue.error.pattern.elements + HapticCue.deviceReady.pattern.elements)
+        case .recorded: return HapticPattern([.tick, .tick, .tick, .tick])
         }
     }
 
@@ -61,13 +65,14 @@ public enum HapticCue: Hashable, Sendable {
         case .pairingRequest: return "pairing-request"
         case .deviceReady: return "device-ready"
         case .setupProblem: return "setup-problem"
+        case .recorded: return "recorded"
         }
     }
 
     /// Every cue, for uniqueness checks and documentation.
     public static var all: [HapticCue] {
         var cues: [HapticCue] = [.ready, .start, .sessionDone, .abortConfirm, .discarded, .error, .pairingRequest,
-                                   .deviceReady, .setupProblem]
+                                   .deviceReady, .setupProblem, .recorded]
         for zone in ErrorZone.allCases {
             for direction in [ErrorDirection.early, .late] { cues.append(.feedback(zone, direction)) }
         }

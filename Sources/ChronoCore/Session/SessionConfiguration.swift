@@ -15,6 +15,9 @@ public struct SessionConfiguration: Hashable, Sendable {
     public var intervalPattern: HapticPattern
     public var timing: SessionTiming
     public var gestures: GestureSettings
+    /// Whether the person gets per-attempt feedback (`.shown`, the default) or only a neutral cue per
+    /// press (`.withheld`, a feedback-off study block). Passive has no attempts, so nothing to withhold.
+    public var feedback: FeedbackPolicy
 
     public init(
         mode: SessionMode,
@@ -23,7 +26,8 @@ public struct SessionConfiguration: Hashable, Sendable {
         fearThreshold: Double = defaultFearThreshold,
         intervalPattern: HapticPattern = IntervalPatternBook.candidates[0],
         timing: SessionTiming = SessionTiming(),
-        gestures: GestureSettings = GestureSettings()
+        gestures: GestureSettings = GestureSettings(),
+        feedback: FeedbackPolicy = .shown
     ) throws(ConfigurationError) {
         let count = plannedCount ?? (mode.usesAttempts ? Self.defaultAttemptCount : Self.defaultRepetitionCount)
         guard Self.countRange.contains(count) else {
@@ -45,6 +49,7 @@ public struct SessionConfiguration: Hashable, Sendable {
         self.intervalPattern = intervalPattern
         self.timing = timing
         self.gestures = gestures
+        self.feedback = feedback
     }
 }
 
@@ -80,6 +85,7 @@ public enum ConfigurationError: Error, Hashable, Sendable, CustomStringConvertib
     case notAnIntervalPattern(String)
     case gestureTimingInvalid(debounceMilliseconds: Int64, longPressMilliseconds: Int64)
     case sessionTimingInvalid
+    case unknownFeedbackPolicy(String)
 
     public var description: String {
         switch self {
@@ -97,6 +103,8 @@ public enum ConfigurationError: Error, Hashable, Sendable, CustomStringConvertib
             return "Debounce \(debounce) ms must be at least 0 and shorter than the long press (\(longPress) ms)."
         case .sessionTimingInvalid:
             return "Feedback duration must be 0 or more and the abort-confirm window more than 0."
+        case .unknownFeedbackPolicy(let text):
+            return "'\(text)' is not a feedback policy. Use shown or withheld."
         }
     }
 }

@@ -9,6 +9,9 @@ public enum SessionEffect: Hashable, Sendable {
     case attemptStarted(attempt: Int, startMark: MonotonicInstant, at: MonotonicInstant)
     /// An attempt was measured: feedback to show now.
     case attemptMeasured(AttemptMeasurement, at: MonotonicInstant)
+    /// An attempt was measured in a session whose feedback is withheld: the press is confirmed, and
+    /// nothing about the error may be shown (the measurement is in the outcome, not here).
+    case attemptRecorded(attempt: Int, tapMark: MonotonicInstant, at: MonotonicInstant)
     /// A Passive boundary was reached.
     case boundaryReached(PassiveBoundary)
     /// A press that did nothing, and why (shown in the timeline so that nothing is silently dropped).

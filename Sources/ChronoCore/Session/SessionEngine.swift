@@ -14,6 +14,9 @@
 /// - A cue that marks time keeps the instant it really began, as the loop reports it (`cueBegan`): a
 ///   Passive boundary's firing, an auto-started attempt's start mark. Deadlines stay absolute; a cue
 ///   later than `CueTiming.tolerance` sets the outcome's `timingLateness`.
+/// - With feedback withheld (`FeedbackPolicy.withheld`) each press that marks an attempt is confirmed by
+///   the neutral `recorded` cue; no feedback cue, `attemptMeasured` effect or Fear sound is given, and
+///   `fear_sound_effective` is false. The outcome keeps every mark as always.
 public struct SessionEngine: Hashable, Sendable {
     public let configuration: SessionConfiguration
     public let startedAt: MonotonicInstant
@@ -60,7 +63,8 @@ public struct SessionEngine: Hashable, Sendable {
         self.configuration = configuration
         self.startedAt = startedAt
         self.soundAudible = soundAudible
-        fearSoundEffective = configuration.mode == .fear ? soundAudible : false
+        // Withheld feedback has no Fear sound: the session did not have the fear signal in effect.
+        fearSoundEffective = configuration.mode == .fear && configuration.feedback.isShown ? soundAudible : false
         gestures = GestureRecognizer(settings: configuration.gestures)
         motorFreeAt = startedAt
         phase = configuration.mode.usesAttempts
@@ -88,7 +92,7 @@ public struct SessionEngine: Hashable, Sendable {
         guard !began else { return [] }
         began = true
         var effects: [SessionEffect] = [.phaseChanged(phase, at: startedAt)]
-        if configuration.mode == .fear && !soundAudible {
+        if configuration.mode == .fear && configuration.feedback.isShown && !soundAudible {
             effects.append(.notice("Sound is disabled. Fear Mode will behave like Challenge Mode.", at: startedAt))
         }
         effects.append(vibrate(configuration.mode.usesAttempts ? .ready : .start, at: startedAt))
@@ -280,7 +284,8 @@ public struct SessionEngine: Hashable, Sendable {
     ///   the loop reports it (never earlier than the deadline).
     private mutating func startAttempt(_ attempt: Int, mark: MonotonicInstant, at now: MonotonicInstant,
                                        markedByCue: Bool = false) -> [SessionEffect] {
-        let cue = vibrate(.start, at: now)
+        // A press that starts an attempt is confirmed; without feedback by the one neutral cue.
+        let cue = vibrate(markedByCue || configuration.feedback.isShown ? .start : .recorded, at: now)
         var mark = mark
         if markedByCue, case .motor(_, _, let cueDue) = cue {
             if let began = takeReportedEarly(.cue(.start), due: cueDue) {
@@ -304,11 +309,17 @@ public struct SessionEngine: Hashable, Sendable {
         let measurement = AttemptMeasurement(
             index: attempt, target: configuration.interval, startMark: startMark, tapMark: tapMark)
         attempts.append(measurement)
-        var effects: [SessionEffect] = [
-            .attemptMeasured(measurement, at: now),
-            vibrate(.feedback(measurement.zone, measurement.direction), at: now),
-        ]
-        if configuration.mode == .fear, soundAudible, measurement.absPercentError >= configuration.fearThreshold {
+        var effects: [SessionEffect]
+        if configuration.feedback.isShown {
+            effects = [
+                .attemptMeasured(measurement, at: now),
+                vibrate(.feedback(measurement.zone, measurement.direction), at: now),
+            ]
+        } else {
+            effects = [.attemptRecorded(attempt: attempt, tapMark: tapMark, at: now), vibrate(.recorded, at: now)]
+        }
+        if configuration.mode == .fear, configuration.feedback.isShown, soundAudible,
+           measurement.absPercentError >= configuration.fearThreshold {
             effects.append(.aversiveSound(attempt: attempt, at: now))
         }
         if attempt >= configuration.plannedCount {

@@ -128,6 +128,9 @@ final class SessionRunner {
                 lastFeedback = measurement.feedbackText
                 actions.append(.console("Attempt \(measurement.index) of \(count): \(measurement.feedbackText)"))
                 actions.append(.event(.feedback(DeviceFeedback(sessionID: sessionID, count: count, measurement: measurement))))
+            case .attemptRecorded(let attempt, _, _):
+                // Feedback withheld: the press counted, and nothing about the error is said.
+                actions.append(.console("Attempt \(attempt) of \(count): recorded."))
             case .boundaryReached(let boundary):
                 actions.append(.console("Boundary \(boundary.index) of \(count)."))
             case .pressIgnored(_, let reason, _):

@@ -23,6 +23,10 @@ enum SessionSummaryText {
             return ["Session complete: \(outcome.repetitionsDone) of \(planned) boundaries of \(outcome.configuration.interval), \(DurationText.format(magnitudeOf: outcome.endedAt - outcome.startedAt)) in all."]
         }
         let metrics = outcome.metrics
+        guard outcome.configuration.feedback.isShown else {
+            // Feedback withheld (a feedback-off study block): no error, bias or score.
+            return ["Session complete: \(metrics.attemptCount) attempt\(metrics.attemptCount == 1 ? "" : "s") of \(outcome.configuration.interval) recorded."]
+        }
         let bias = metrics.meanSignedErrorSeconds
         let biasText = DurationText.format(seconds: abs(bias)) == "0s"
             ? "no bias"
