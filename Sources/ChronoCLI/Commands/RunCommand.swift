@@ -34,7 +34,12 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .customLong("no-api"), help: "Do not serve the device API and the web companion.")
     var noAPI = false
 
+    /// Tests only: where the first-boot problem marker is looked for (the device's is fixed).
+    @Option(name: .customLong("first-boot-problems"), help: .hidden)
+    var firstBootProblems: String?
+
     func run() throws {
+        if firstBootProblems != nil { try TestMode.require(for: "--first-boot-problems") }
         let (store, settings) = try options.openStore()
         var flags = options.flags
         flags.mode = mode
@@ -50,7 +55,8 @@ struct RunCommand: ParsableCommand {
             // SIGHUP means two things: a service manager's "reload" (`systemctl reload`), and a
             // terminal that went away. Started from a terminal, the device stops as on Ctrl-C when its
             // terminal closes, instead of running on unseen with nobody to end it; without one, it reloads.
-            hangupReloads: isatty(STDIN_FILENO) == 0))
+            hangupReloads: isatty(STDIN_FILENO) == 0,
+            firstBootProblemsPath: firstBootProblems ?? "/" + FirstBootPlan.Path.problems))
         let status: Int32
         do { status = try daemon.run() } catch let error as InvalidSessionChoice { throw usageFailure(error) }
         if status != 0 { throw ExitCode(status) }
