@@ -29,7 +29,49 @@ public enum CollectorSchema {
         // Version 3: the person's note (`SyncedSession.note`); NULL when none and from older devices.
         // The one column a re-sent session updates (by its own device), every other one is kept.
         (name: "note", type: ColumnType.text, nullable: true),
+    ] + studySessionColumns
+
+    /// Version 4: a session's study tag (`SyncedSession.study`, `StudyTag`); all NULL for a session run
+    /// outside a study and from older devices, all set together otherwise.
+    static let studySessionColumns: [(name: String, type: ColumnType, nullable: Bool)] = [
+        ("study_protocol", .text, true), ("study_protocol_version", .integer, true), ("study_participant", .text, true),
+        ("study_block_index", .integer, true), ("study_block", .text, true), ("study_plan_position", .integer, true),
+        ("study_condition", .text, true), ("study_feedback_shown", .boolean, true),
     ]
+
+    /// Version 4: the study tag's columns, loaded protocols (a (name, version) keeps its first document
+    /// for ever) and assignments (one active per participant; an unassigned one is kept, so assigning the
+    /// same protocol again restores its index, seed and start).
+    static func version4(postgres: Bool) -> [String] {
+        let integer = postgres ? "BIGINT" : "INTEGER"
+        return studySessionColumns.map { column in
+            let type: String
+            switch column.type {
+            case .text: type = "TEXT"
+            case .integer: type = integer
+            case .real: type = postgres ? "DOUBLE PRECISION" : "REAL"
+            case .boolean: type = postgres ? "BOOLEAN" : "INTEGER"
+            }
+            return "ALTER TABLE session ADD COLUMN \(column.name) \(type)"
+        } + [
+            "CREATE INDEX session_study ON session (study_participant, study_protocol, study_protocol_version)",
+            """
+            CREATE TABLE study_protocol (
+                name TEXT NOT NULL, version \(integer) NOT NULL, document TEXT NOT NULL, fingerprint TEXT NOT NULL,
+                loaded_ns \(integer) NOT NULL, PRIMARY KEY (name, version))
+            """,
+            """
+            CREATE TABLE study_assignment (
+                participant TEXT NOT NULL, protocol_name TEXT NOT NULL, protocol_version \(integer) NOT NULL,
+                participant_index \(integer) NOT NULL, seed \(integer) NOT NULL, start_ns \(integer) NOT NULL,
+                assigned_ns \(integer) NOT NULL, unassigned_ns \(integer),
+                PRIMARY KEY (participant, protocol_name, protocol_version),
+                UNIQUE (protocol_name, protocol_version, participant_index),
+                FOREIGN KEY (protocol_name, protocol_version) REFERENCES study_protocol (name, version))
+            """,
+            "CREATE UNIQUE INDEX study_assignment_active ON study_assignment (participant) WHERE unassigned_ns IS NULL",
+        ]
+    }
 
     /// The session table as version 1 created it. `id`, `device_id` and `received_ns` come first.
     static let version1SessionColumns: [(name: String, type: ColumnType, nullable: Bool)] = [
@@ -115,9 +157,11 @@ public enum CollectorSchema {
                   postgres: ["ALTER TABLE session ADD COLUMN timing_late_ns BIGINT"]),
         Migration(sqlite: ["ALTER TABLE session ADD COLUMN note TEXT"],
                   postgres: ["ALTER TABLE session ADD COLUMN note TEXT"]),
+        Migration(sqlite: version4(postgres: false), postgres: version4(postgres: true)),
     ]
 
     /// The tables a collector's database holds; a database with other tables and no `schema_version` is
     /// someone else's.
-    static let tables = ["collector_meta", "device", "enrolment_code", "session", "attempt", "boundary", "preference", "reader_key"]
+    static let tables = ["collector_meta", "device", "enrolment_code", "session", "attempt", "boundary", "preference", "reader_key",
+                         "study_protocol", "study_assignment"]
 }

@@ -1,3 +1,4 @@
+import ChronoCore
 import ChronoSync
 
 /// A column value on its way into or out of either store.
@@ -30,7 +31,34 @@ enum SessionRowCodec {
             session.metrics.map { .real($0.meanAbsErrorSeconds) } ?? .null,
             wire.timingLateNanoseconds.map(CollectorValue.integer) ?? .null,
             wire.note.map(CollectorValue.text) ?? .null,
+        ] + studyValues(wire.study)
+    }
+
+    /// The study tag's columns (`CollectorSchema.studySessionColumns`), all NULL without one.
+    static func studyValues(_ study: SyncedSession.Study?) -> [CollectorValue] {
+        guard let study else { return Array(repeating: .null, count: CollectorSchema.studySessionColumns.count) }
+        return [
+            .text(study.protocolName), .integer(Int64(study.protocolVersion)), .text(study.participant),
+            .integer(Int64(study.blockIndex)), .text(study.blockName), .integer(Int64(study.planPosition)),
+            .text(study.condition), .boolean(study.feedbackShown),
         ]
+    }
+
+    /// The study tag of a row whose study columns start at `first`; nil when they are NULL.
+    static func study(_ row: [CollectorValue], from first: Int) -> SyncedSession.Study? {
+        guard row.count >= first + CollectorSchema.studySessionColumns.count,
+              case .text(let name) = row[first], case .integer(let version) = row[first + 1], case .text(let participant) = row[first + 2],
+              case .integer(let blockIndex) = row[first + 3], case .text(let block) = row[first + 4],
+              case .integer(let position) = row[first + 5], case .text(let condition) = row[first + 6] else { return nil }
+        let shown: Bool
+        switch row[first + 7] {
+        case .boolean(let flag): shown = flag
+        case .integer(let number): shown = number != 0
+        default: return nil
+        }
+        return SyncedSession.Study(StudyTag(protocolName: name, protocolVersion: Int(version), participant: participant,
+                                            blockIndex: Int(blockIndex), blockName: block, planPosition: Int(position),
+                                            condition: condition, feedbackShown: shown))
     }
 
     struct DecodeError: Error, CustomStringConvertible {
@@ -76,7 +104,8 @@ enum SessionRowCodec {
             anchorUnixNanoseconds: try integer(16), anchorMonotonicNanoseconds: try integer(17), utcOffsetSeconds: Int(try integer(18)),
             wallClockSynchronised: try boolean(19), board: try text(20), soundAudibleAtStart: try boolean(21),
             fearSoundEffective: try boolean(22), attempts: attempts, boundaries: boundaries, healthDecision: try text(23),
-            healthSkipReason: skipReason, timingLateNanoseconds: timingLate, note: note)
+            healthSkipReason: skipReason, timingLateNanoseconds: timingLate, note: note,
+            study: study(row, from: CollectorSchema.sessionColumns.firstIndex { $0.name == "study_protocol" } ?? row.count))
     }
 
     /// `a, b, c` of every session column, optionally prefixed (`s.a, s.b`).
