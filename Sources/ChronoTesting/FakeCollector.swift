@@ -25,6 +25,8 @@ public final class FakeCollector: @unchecked Sendable {
         public var refusal: (status: Int, code: String)?
         /// How many of the next batches are stored but answered with a 500 (the answer "lost").
         public var loseAnswers = 0
+        /// The study assignment every receipt carries (`SyncReceipt.study`); nil: none.
+        public var study: SyncedStudyAssignment?
     }
 
     public init(codes: Set<String> = []) {
@@ -80,7 +82,8 @@ public final class FakeCollector: @unchecked Sendable {
             state.loseAnswers -= 1
             return error(500, "internal", "the answer was lost")
         }
-        let receipt = SyncReceipt(accepted: accepted, duplicates: duplicates, acknowledgedThrough: batch.cursorThrough, preferences: state.preferences)
+        let receipt = SyncReceipt(accepted: accepted, duplicates: duplicates, acknowledgedThrough: batch.cursorThrough, preferences: state.preferences,
+                                  study: state.study)
         return (200, try! JSONEncoder().encode(receipt))
     }
 

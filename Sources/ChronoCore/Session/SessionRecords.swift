@@ -13,6 +13,9 @@ public struct SessionStartRecord: Hashable, Sendable {
     /// Whether the wall clock was synchronised when the anchor was taken; nil: the keeper asks the
     /// kernel when it saves the record (the device's case; `simulate` passes true).
     public var wallClockSynchronised: Bool?
+    /// The study session this is (`StudyTag`): set by the daemon when it runs a planned session of
+    /// the assigned protocol; nil for a session outside any study. Kept with the session's row.
+    public var study: StudyTag?
 
     public init(sessionID: String, configuration: SessionConfiguration, anchor: WallClockAnchor, board: String,
                 soundAudible: Bool, wallClockSynchronised: Bool? = nil) {
@@ -41,6 +44,9 @@ public struct SessionFinishRecord: Hashable, Sendable {
     public var wallClockSynchronised: Bool?
     /// Used only when no start was recorded.
     public var soundAudibleAtStart: Bool?
+    /// The session's study tag, as its start record had it; the store keeps it from here only when no
+    /// start was recorded (a simulated study's sessions, a start the store could not write).
+    public var study: StudyTag?
 
     public init(sessionID: String, outcome: SessionOutcome, anchor: WallClockAnchor, board: String,
                 boundariesFired: [MonotonicInstant] = [], wallClockSynchronised: Bool? = nil,

@@ -39,6 +39,11 @@ public struct SyncExchange: Sendable {
         var duplicates = 0
         var pending = 0
         public var preferences = SyncPreferenceResult(applied: [], refused: [])
+        /// The study assignment the collector's receipt changed, in words ("study sleep-2026@1 assigned
+        /// to P017", "study assignment removed"); nil when it stayed as it was.
+        public var study: String?
+        /// Why the assignment the collector sent was refused (the device keeps the one it had).
+        public var studyRefused: String?
         var sent: Int { accepted + duplicates }
         public var line: String { "sent \(CountText.of(sent, "session")) (\(accepted) new, \(duplicates) already there); \(pending) pending" }
     }
@@ -125,11 +130,29 @@ public struct SyncExchange: Sendable {
             summary.duplicates += receipt.duplicates
             summary.preferences.applied += applied.applied
             summary.preferences.refused = applied.refused
+            keepStudy(receipt.study, into: &summary)
             // A batch that went through lets the next one grow again.
             limit = min(SyncProtocol.maximumSessionsPerBatch, limit * 2)
         }
         summary.pending = try store.syncState().pending
         return summary
+    }
+
+    /// The receipt's study assignment, kept (docs/STUDIES.md, "On the device"): a new one replaces the
+    /// kept one, the same one changes nothing, none means the participant was unassigned. A refused one
+    /// leaves the kept one as it was, so the device goes on running what it had.
+    private func keepStudy(_ study: SyncedStudyAssignment?, into summary: inout Summary) {
+        do {
+            guard let study else {
+                if try store.removeStudyAssignment() { summary.study = "study assignment removed by the collector" }
+                return
+            }
+            if try store.keepStudyAssignment(study, nowUnixNanoseconds: now()) == .assigned {
+                summary.study = "study \(study.protocolName)@\(study.protocolVersion) assigned to \(study.participant)"
+            }
+        } catch {
+            summary.studyRefused = "\(error)"
+        }
     }
 
     static var encoder: JSONEncoder {

@@ -124,7 +124,9 @@ final class SyncPusher: @unchecked Sendable {
                 report(line)
             }
             lastReported = nil
+            if let study = summary.study { report("sync: " + study) }
             for refused in summary.preferences.refused { say("warning: sync: " + refused) }
+            if let refused = summary.studyRefused { say("warning: sync: " + refused) }
             setPendingAfterPush((try? store.syncState().pending) ?? 0)
             return .afterMilliseconds(Int64(SyncRetrySchedule.idlePollSeconds) * 1000)
         } catch let failure as SyncFailure where failure.kind == .copiedDataDirectory {

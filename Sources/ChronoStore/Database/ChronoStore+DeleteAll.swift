@@ -21,7 +21,7 @@ extension ChronoStore {
         let report = try write { db in
             let sessions = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") ?? 0
             let settings = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM setting") ?? 0
-            for table in ["sync_outbox", "sync_preference", "health_ledger", "passive_boundary", "attempt", "preset_use", "haptic_assignment", "setting", "session"] {
+            for table in ["sync_outbox", "sync_preference", "health_ledger", "passive_boundary", "attempt", "preset_use", "haptic_assignment", "setting", "session_study", "session"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
             return DeletionReport(sessions: sessions, settings: settings)

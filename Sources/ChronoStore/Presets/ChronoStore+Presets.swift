@@ -99,10 +99,15 @@ extension ChronoStore {
         return try patternBook(ranked: ranked, nowUnixSeconds: now).pattern(for: interval) ?? IntervalPatternBook.candidates[0]
     }
 
-    /// The configuration of the most recent session, for "Start Last Session"; nil before the first.
+    /// The configuration of the most recent session outside any study, for "Start Last Session"; nil
+    /// before the first.
     public func lastConfiguration() throws(StoreError) -> SessionConfiguration? {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session ORDER BY started_unix_ns DESC, id DESC LIMIT 1") else { return nil }
+            // A study's planned session is not the person's own choice: the idle tap never repeats it.
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT * FROM session s WHERE NOT EXISTS (SELECT 1 FROM session_study t WHERE t.session_id = s.id)
+                ORDER BY started_unix_ns DESC, id DESC LIMIT 1
+                """) else { return nil }
             return try Self.configuration(row)
         }
     }

@@ -39,9 +39,12 @@ extension ChronoStore {
         while let row = try boundaryRows.next() {
             boundaries[row[0], default: []].append((row[1], row[2], row[3]))
         }
+        let tags = try studyTags(db, filter: filter, arguments: arguments)
         return try rows.map { row in
             let id: String = row["id"]
-            return try Self.storedSession(row, attempts: attempts[id] ?? [], boundaries: boundaries[id] ?? [])
+            var stored = try Self.storedSession(row, attempts: attempts[id] ?? [], boundaries: boundaries[id] ?? [])
+            stored.study = tags[id]
+            return stored
         }
     }
 

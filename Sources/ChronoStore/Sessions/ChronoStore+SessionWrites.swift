@@ -7,10 +7,12 @@ extension ChronoStore {
     /// `writer` is the process running the session (a `running` row whose writer is gone is recovered).
     public func recordSessionStarted(_ start: SessionStartRecord, writer: ProcessIdentity = .current) throws(StoreError) {
         let synchronised = start.wallClockSynchronised ?? kernelClock.isSynchronised()
+        let study = try Self.checked(start.study)
         try write { db in
             try insertSessionRow(db, id: start.sessionID, configuration: start.configuration, status: "running",
                                  startedAt: start.anchor.monotonic, anchor: start.anchor, board: start.board,
                                  soundAudible: start.soundAudible, synchronised: synchronised, writer: writer)
+            if let study { try writeStudyTag(db, sessionID: start.sessionID, tag: study) }
             try insertPresetUse(db, sessionID: start.sessionID, interval: start.configuration.interval,
                                 usedUnixSeconds: start.anchor.unixNanoseconds / 1_000_000_000)
         }
@@ -78,9 +80,12 @@ extension ChronoStore {
     /// `finish` with its id canonical, when it satisfies the core's session rules (the same `import`
     /// and a collector apply, so the outbox only ever holds sessions a collector accepts).
     static func checked(_ finish: SessionFinishRecord) throws(StoreError) -> SessionFinishRecord {
-        do { return try SessionValidation.validated(finish) } catch {
+        var validated: SessionFinishRecord
+        do { validated = try SessionValidation.validated(finish) } catch {
             throw .invalidValue("The store refused a finished session: \(error.description).")
         }
+        validated.study = try checked(finish.study)
+        return validated
     }
 
     /// What the finishing transaction learnt about a session it saved.
@@ -110,6 +115,8 @@ extension ChronoStore {
             try insertPresetUse(db, sessionID: finish.sessionID, interval: outcome.configuration.interval,
                                 usedUnixSeconds: finish.anchor.unixNanoseconds(at: outcome.startedAt) / 1_000_000_000)
         }
+        // A tag written with the start stays as it was (the same session, the same tag).
+        if let study = finish.study { try writeStudyTag(db, sessionID: finish.sessionID, tag: study) }
         try completeSessionRow(db, finish: finish)
         try addToOutbox(db, sessionID: finish.sessionID, status: outcome.status)
         switch decision {

@@ -15,6 +15,8 @@ public struct StoredSession: Sendable {
     public var healthLedger: HealthLedgerEntry?
     /// The person's note (`SessionNote`), nil when there is none.
     public var note: String?
+    /// The study session it was (`StudyTag`), nil for a session outside any study.
+    public var study: StudyTag?
 
     public var startedAt: WallTime { anchor.wallTime(at: outcome.startedAt) }
 

@@ -43,7 +43,7 @@ extension ChronoStore {
                 return SyncedSession(sessionID: id, outcome: session.outcome, anchor: session.anchor, board: session.board,
                                      wallClockSynchronised: session.wallClockSynchronised,
                                      soundAudibleAtStart: audible[id] ?? true, boundariesFired: session.boundariesFired,
-                                     note: session.note)
+                                     note: session.note, study: session.study)
             }
             return SyncOutboxBatch(after: cursor, through: last["position"], sessions: sessions)
         }

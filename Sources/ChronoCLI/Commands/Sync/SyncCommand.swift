@@ -69,6 +69,8 @@ struct SyncCommand: ParsableCommand {
                 for refused in summary.preferences.refused {
                     printError("warning: " + TerminalSafeText.sanitized(refused, keepNewlines: false))
                 }
+                if let study = summary.study { print(TerminalSafeText.sanitized(study, keepNewlines: false)) }
+                if let refused = summary.studyRefused { printError("warning: " + TerminalSafeText.sanitized(refused, keepNewlines: false)) }
             }
         }
     }
