@@ -168,7 +168,7 @@ public struct InvariantChecker {
             return problems
         }
         if !eligible { problems.append("an ineligible session produced a health record") }
-        let start = outcome.mode.usesAttempts ? outcome.attempts[0].startMark : outcome.startedAt
+        let start = outcome.mode.usesAttempts && outcome.mode != .reproduction ? outcome.attempts[0].startMark : outcome.startedAt
         let expectedStart = anchor.unixNanoseconds + (start.nanoseconds - anchor.monotonic.nanoseconds)
         let expectedEnd = anchor.unixNanoseconds + (outcome.endedAt.nanoseconds - anchor.monotonic.nanoseconds)
         if record.startDate.unixNanoseconds != expectedStart { problems.append("record start \(record.startDate.iso8601) is not the first mark") }
@@ -179,6 +179,7 @@ public struct InvariantChecker {
             keys += ["attempt_count", "mean_abs_error_seconds", "mean_signed_error_seconds", "std_dev_error_seconds",
                      "mean_abs_percent_error", "time_acuity_score"]
             if outcome.mode == .fear { keys += ["fear_threshold_percent", "fear_sound_effective"] }
+            if outcome.mode == .reproduction { keys += ["mean_ratio"] }
         case .passive:
             keys += ["repetition_count", "total_duration_seconds"]
         }

@@ -36,6 +36,9 @@ public enum ReplayReport {
         }
         if configuration.mode.usesAttempts {
             members.append(("attempts", .array(outcome.attempts.map(attemptJSON))))
+            if configuration.mode == .reproduction {
+                members.append(("presses_ignored_during_presentation", .int(outcome.pressesIgnoredDuringPresentation)))
+            }
         } else {
             members.append(("boundaries", .array(outcome.boundaries.map { boundary in
                 .object([("index", .int(boundary.index)), ("due_ns", .int(boundary.due.nanoseconds))])
@@ -52,7 +55,16 @@ public enum ReplayReport {
     }
 
     static func attemptJSON(_ attempt: AttemptMeasurement) -> JSONValue {
-        .object([
+        // Reproduction's attempts carry the presented interval and the ratio; others are as they were.
+        var presented: [(String, JSONValue)] = []
+        if let start = attempt.presentedStart, let end = attempt.presentedEnd {
+            presented = [("presented_start_ns", .int(start.nanoseconds)), ("presented_end_ns", .int(end.nanoseconds))]
+        }
+        return .object(presented.isEmpty ? attemptMembers(attempt) : attemptMembers(attempt) + presented + [("ratio", .double(attempt.ratio))])
+    }
+
+    static func attemptMembers(_ attempt: AttemptMeasurement) -> [(String, JSONValue)] {
+        [
             ("index", .int(attempt.index)),
             ("start_mark_ns", .int(attempt.startMark.nanoseconds)),
             ("tap_mark_ns", .int(attempt.tapMark.nanoseconds)),
@@ -64,7 +76,7 @@ public enum ReplayReport {
             ("zone", .string(attempt.zone.rawValue)),
             ("direction", .string(attempt.direction.rawValue)),
             ("feedback", .string(attempt.feedbackText)),
-        ])
+        ]
     }
 
     /// The effects as timestamped entries, sorted by instant (stable); motor patterns are expanded into

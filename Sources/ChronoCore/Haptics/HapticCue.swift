@@ -29,6 +29,9 @@ public enum HapticCue: Hashable, Sendable {
     /// A press was recorded, in a session whose feedback is withheld (a feedback-off study block):
     /// four ticks, the same after every press, so it says "counted" and nothing about the error.
     case recorded
+    /// One boundary of Reproduction's presented interval (its start or its end): a single 100 ms mark,
+    /// played at an absolute deadline. The presented interval runs from one mark's onset to the next's.
+    case presentationMark
 
     public var pattern: HapticPattern {
         switch self {
@@ -49,6 +52,7 @@ public enum HapticCue: Hashable, Sendable {
         case .deviceReady: return HapticPattern([.buzz])
         case .setupProblem: return HapticPattern(HapticCue.error.pattern.elements + HapticCue.deviceReady.pattern.elements)
         case .recorded: return HapticPattern([.tick, .tick, .tick, .tick])
+        case .presentationMark: return HapticPattern([.mark])
         }
     }
 
@@ -66,13 +70,15 @@ public enum HapticCue: Hashable, Sendable {
         case .deviceReady: return "device-ready"
         case .setupProblem: return "setup-problem"
         case .recorded: return "recorded"
+        case .presentationMark: return "presentation-mark"
         }
     }
 
     /// Every cue, for uniqueness checks and documentation.
     public static var all: [HapticCue] {
         var cues: [HapticCue] = [.ready, .start, .sessionDone, .abortConfirm, .discarded, .error, .pairingRequest,
-                                   .deviceReady, .setupProblem, .recorded]
+                                   .deviceReady, .setupProblem, .recorded,
+                                   .presentationMark]
         for zone in ErrorZone.allCases {
             for direction in [ErrorDirection.early, .late] { cues.append(.feedback(zone, direction)) }
         }

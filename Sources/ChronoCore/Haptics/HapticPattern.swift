@@ -2,12 +2,15 @@
 ///
 /// Two families that never mix, so a cue can never be mistaken for an interval's pattern:
 /// - interval patterns H(I) use `short` (80 ms) and `long` (300 ms) pulses, 150 ms apart;
-/// - fixed cues use `tick` (40 ms, 60 ms apart: a quick rattle) and `buzz` (600 ms).
+/// - fixed cues use `tick` (40 ms, 60 ms apart: a quick rattle) and `buzz` (600 ms);
+/// - Reproduction's presented interval is bounded by two `mark`s (100 ms each), a third family so that
+///   the two boundaries of a presented sample are felt as neither a cue nor an interval's pattern.
 public enum HapticElement: String, Hashable, Sendable, CaseIterable {
     case short = "S"
     case long = "L"
     case tick = "t"
     case buzz = "B"
+    case mark = "M"
 
     /// How long the motor is on for this element.
     public var onTime: TimeSpan {
@@ -16,6 +19,7 @@ public enum HapticElement: String, Hashable, Sendable, CaseIterable {
         case .long: return .milliseconds(300)
         case .tick: return .milliseconds(40)
         case .buzz: return .milliseconds(600)
+        case .mark: return .milliseconds(100)
         }
     }
 

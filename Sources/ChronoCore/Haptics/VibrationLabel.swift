@@ -18,6 +18,12 @@ public struct VibrationLabel: Hashable, Sendable, CustomStringConvertible, Expre
     /// A Passive boundary: the interval's own pattern H(I), played at `start + k × interval`.
     public static let passiveBoundary = VibrationLabel("interval")
 
+    /// Reproduction: the mark that begins the presented interval (`HapticCue.presentationMark`).
+    public static let presentedStart = VibrationLabel("presented-start")
+
+    /// Reproduction: the mark that ends the presented interval.
+    public static let presentedEnd = VibrationLabel("presented-end")
+
     /// A fixed cue (`ready`, `session-done`, …).
     public static func cue(_ cue: HapticCue) -> VibrationLabel { VibrationLabel(cue.name) }
 

@@ -31,6 +31,10 @@ public struct HealthRecord: Hashable, Sendable {
     public static let sourceName = "Chronoception"
     /// `chronoception_version`: bumped whenever a metadata key is added or changes meaning.
     public static let schemaVersion = 1
+    /// `chronoception_version` of Reproduction's records: 2 adds the mode `reproduction` and its key
+    /// `mean_ratio`. The records of the first three modes are unchanged (no key of theirs was added or
+    /// changed meaning), so they keep 1 and stay byte for byte what they were.
+    public static let reproductionSchemaVersion = 2
 
     public var startDate: WallTime
     public var endDate: WallTime

@@ -2,7 +2,9 @@
 ///
 /// Eligible: completed Challenge or Fear sessions with at least one attempt; completed Passive
 /// sessions with at least one boundary and either every repetition done or a duration of at least the
-/// lesser of two intervals and 5 minutes. Never: aborted or interrupted sessions, test intervals.
+/// lesser of two intervals and 5 minutes; completed Reproduction sessions with at least one attempt
+/// (docs/REPRODUCTION.md: the rule of Challenge, from the session start, since the first interval is
+/// presented from it). Never: aborted or interrupted sessions, test intervals.
 /// Dates come from the monotonic marks through the session's one wall/monotonic anchor.
 public enum HealthRecordBuilder {
     /// The shortest early-ended Passive session that is still logged: min(2 × interval, this).
@@ -67,7 +69,7 @@ public enum HealthRecordBuilder {
     /// The metadata keys and types of SPEC §4, in a fixed order.
     public static func metadata(for outcome: SessionOutcome, sessionID: String) -> [(key: String, value: HealthMetadataValue)] {
         var entries: [(key: String, value: HealthMetadataValue)] = [
-            ("chronoception_version", .int(HealthRecord.schemaVersion)),
+            ("chronoception_version", .int(outcome.mode == .reproduction ? HealthRecord.reproductionSchemaVersion : HealthRecord.schemaVersion)),
             ("chronoception_mode", .string(outcome.mode.rawValue)),
             ("target_interval_seconds", .int(outcome.configuration.interval.seconds)),
         ]
@@ -81,6 +83,9 @@ public enum HealthRecordBuilder {
                 ("mean_abs_percent_error", .double(metrics.meanAbsPercentError)),
                 ("time_acuity_score", .int(metrics.timeAcuityScore)),
             ]
+            if outcome.mode == .reproduction {
+                entries.append(("mean_ratio", .double(metrics.meanRatio)))
+            }
             if outcome.mode == .fear {
                 entries += [
                     ("fear_threshold_percent", .double(outcome.configuration.fearThreshold)),

@@ -8,6 +8,9 @@ public struct SessionMetrics: Hashable, Sendable {
     public let stdDevErrorSeconds: Double
     public let meanAbsPercentError: Double
     public let timeAcuityScore: Int
+    /// The mean of the attempts' `ratio` (elapsed or reproduced over the target); 0 without attempts.
+    /// Reproduction's `mean_ratio`.
+    public let meanRatio: Double
 
     public init(attempts: [AttemptMeasurement]) {
         let count = attempts.count
@@ -18,6 +21,7 @@ public struct SessionMetrics: Hashable, Sendable {
             stdDevErrorSeconds = 0
             meanAbsPercentError = 0
             timeAcuityScore = 0  // no attempt, no evidence of acuity
+            meanRatio = 0
             return
         }
         let signedErrors = attempts.map(\.signedErrorSeconds)
@@ -33,5 +37,6 @@ public struct SessionMetrics: Hashable, Sendable {
         }
         meanAbsPercentError = attempts.map(\.absPercentError).reduce(0, +) / n
         timeAcuityScore = TimeAcuityScore.score(meanAbsPercentError: meanAbsPercentError)
+        meanRatio = attempts.map(\.ratio).reduce(0, +) / n
     }
 }

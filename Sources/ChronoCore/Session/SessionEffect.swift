@@ -30,6 +30,9 @@ public enum SessionEffect: Hashable, Sendable {
 
 /// Where a session is (SPEC §2 states; Idle and Configuring belong to the device, see `IdleMenu`).
 public enum SessionPhase: Hashable, Sendable {
+    /// Reproduction: the device presents the interval (a lead-in, then a mark at its start and one
+    /// at `endDue`); presses are ignored and counted until the end mark.
+    case presenting(attempt: Int, endDue: MonotonicInstant)
     case waitingForStart(attempt: Int)
     case attemptRunning(attempt: Int, startMark: MonotonicInstant)
     case feedbackFlash(attempt: Int, until: MonotonicInstant)
@@ -42,6 +45,7 @@ public enum SessionPhase: Hashable, Sendable {
     /// The state name used in the state file and logs.
     public var name: String {
         switch self {
+        case .presenting: return "Presenting"
         case .waitingForStart: return "WaitingForStart"
         case .attemptRunning: return "AttemptRunning"
         case .feedbackFlash: return "FeedbackFlash"

@@ -1,4 +1,4 @@
-/// The Challenge, Fear and Passive state machines (SPEC §2) as one pure value.
+/// The Challenge, Fear, Passive and Reproduction state machines (SPEC §2, §10) as one pure value.
 ///
 /// Every input is a `SessionEvent` carrying its own instant; every output is a list of
 /// `SessionEffect`s. The engine never reads a clock, sleeps or touches a device: the runtime waits
@@ -11,6 +11,13 @@
 /// - Fear plays the aversive sound after an attempt with `abs_percent_error >= threshold`, when sound
 ///   is audible; `fear_sound_effective` is false if it was not audible at the start or was lost;
 /// - Passive boundary k is due at `start + k × interval` exactly; a long press ends the session.
+/// - Reproduction: each attempt begins with its presentation — `presentationDelay` after the session
+///   start (attempt 1) or after the previous attempt's feedback ends, a mark at that absolute deadline
+///   and a second exactly one interval later; presses until the second mark are ignored and counted.
+///   Then the person's press starts the reproduction (the start mark) and the next ends it (the tap
+///   mark), with the taps, feedback and discard rules of Challenge. Auto-start does not apply: the
+///   presentation always follows by itself. Each mark's onset is kept (`cueBegan`, else the instant
+///   it was commanded); one later than `CueTiming.tolerance` past its deadline sets `timingLateness`.
 /// - A cue that marks time keeps the instant it really began, as the loop reports it (`cueBegan`): a
 ///   Passive boundary's firing, an auto-started attempt's start mark. Deadlines stay absolute; a cue
 ///   later than `CueTiming.tolerance` sets the outcome's `timingLateness`.
@@ -25,6 +32,8 @@ public struct SessionEngine: Hashable, Sendable {
     public private(set) var boundaries: [PassiveBoundary] = []
     /// When each boundary's pattern really began, by position beside `boundaries` (nil: not reported).
     public private(set) var boundariesFired: [MonotonicInstant?] = []
+    /// Reproduction: presses made during a presentation, ignored (`SessionOutcome`'s count).
+    public private(set) var pressesIgnoredDuringPresentation = 0
     /// The timing flag so far (`SessionOutcome.timingLateness`).
     public private(set) var timingLateness: TimeSpan?
     public private(set) var fearSoundEffective: Bool
@@ -46,6 +55,27 @@ public struct SessionEngine: Hashable, Sendable {
     /// latest per label, taken when the step asks for that cue.
     private var reportedEarly: [VibrationLabel: ReportedBeginning] = [:]
 
+    /// Reproduction: the presented interval of the attempt being presented or reproduced.
+    private var presentation: Presentation?
+
+    /// One attempt's presented interval: its two deadlines, the instants its marks were commanded
+    /// (later than the deadline only when another vibration was still playing) and when the loop
+    /// reported they really began.
+    private struct Presentation: Hashable, Sendable {
+        var attempt: Int
+        var startDue: MonotonicInstant
+        var endDue: MonotonicInstant
+        var startCue: MonotonicInstant?
+        var endCue: MonotonicInstant?
+        var startBegan: MonotonicInstant?
+        var endBegan: MonotonicInstant?
+
+        /// The next mark's deadline; nil once both were played.
+        var nextDue: MonotonicInstant? { startCue == nil ? startDue : (endCue == nil ? endDue : nil) }
+        var startOnset: MonotonicInstant? { startBegan ?? startCue }
+        var endOnset: MonotonicInstant? { endBegan ?? endCue }
+    }
+
     private struct AwaitedStartCue: Hashable, Sendable {
         var attempt: Int
         var cueDue: MonotonicInstant
@@ -59,6 +89,11 @@ public struct SessionEngine: Hashable, Sendable {
     /// The pause the engine keeps between two vibrations so that they are felt as two.
     public static let patternSeparation = TimeSpan.milliseconds(150)
 
+    /// Reproduction: from an attempt's start (the session start, or the end of the previous attempt's
+    /// feedback) to its presented interval's first mark. Two seconds: the longest cue before it (a red
+    /// feedback, 990 ms) is over and the person has settled, yet the wait is not itself an interval.
+    public static let presentationDelay = TimeSpan.seconds(2)
+
     public init(configuration: SessionConfiguration, startedAt: MonotonicInstant, soundAudible: Bool) {
         self.configuration = configuration
         self.startedAt = startedAt
@@ -67,9 +102,21 @@ public struct SessionEngine: Hashable, Sendable {
         fearSoundEffective = configuration.mode == .fear && configuration.feedback.isShown ? soundAudible : false
         gestures = GestureRecognizer(settings: configuration.gestures)
         motorFreeAt = startedAt
-        phase = configuration.mode.usesAttempts
-            ? .waitingForStart(attempt: 1)
-            : .passiveRunning(boundariesDone: 0, nextBoundary: startedAt + configuration.interval.span)
+        switch configuration.mode {
+        case .challenge, .fear:
+            phase = .waitingForStart(attempt: 1)
+        case .passive:
+            phase = .passiveRunning(boundariesDone: 0, nextBoundary: startedAt + configuration.interval.span)
+        case .reproduction:
+            let planned = Self.presentation(attempt: 1, startingAt: startedAt, interval: configuration.interval)
+            presentation = planned
+            phase = .presenting(attempt: 1, endDue: planned.endDue)
+        }
+    }
+
+    private static func presentation(attempt: Int, startingAt start: MonotonicInstant, interval: TrainingInterval) -> Presentation {
+        let startDue = start + presentationDelay
+        return Presentation(attempt: attempt, startDue: startDue, endDue: startDue + interval.span)
     }
 
     /// The instant at which the engine next needs a `.deadline` event, if any.
@@ -78,6 +125,7 @@ public struct SessionEngine: Hashable, Sendable {
         switch phase {
         case .feedbackFlash(_, let until), .sessionSummary(let until): candidates.append(until)
         case .passiveRunning(_, let next): candidates.append(next)
+        case .presenting: if let due = presentation?.nextDue { candidates.append(due) }
         default: break
         }
         if outcome == nil {
@@ -165,6 +213,24 @@ public struct SessionEngine: Hashable, Sendable {
             } else {
                 reportedEarly[label] = ReportedBeginning(due: due, began: began)
             }
+        } else if label == .presentedStart || label == .presentedEnd, configuration.mode == .reproduction {
+            guard var current = presentation,
+                  label == .presentedStart ? current.startCue == due : current.endCue == due else {
+                reportedEarly[label] = ReportedBeginning(due: due, began: began)
+                return
+            }
+            if label == .presentedStart {
+                current.startBegan = began
+                flag(due: current.startDue, began: began)
+            } else {
+                current.endBegan = began
+                flag(due: current.endDue, began: began)
+            }
+            presentation = current
+            // Reported after the person already finished this attempt: its measurement follows.
+            if let position = attempts.lastIndex(where: { $0.index == current.attempt }) {
+                attempts[position] = attempts[position].presenting(start: current.startOnset, end: current.endOnset)
+            }
         }
     }
 
@@ -204,7 +270,12 @@ public struct SessionEngine: Hashable, Sendable {
         var effects: [SessionEffect] = []
         switch phase {
         case .feedbackFlash(let attempt, let until) where until <= now:
-            if configuration.timing.autoStartNextAttempt {
+            if configuration.mode == .reproduction {
+                let planned = Self.presentation(attempt: attempt + 1, startingAt: until, interval: configuration.interval)
+                presentation = planned
+                phase = .presenting(attempt: attempt + 1, endDue: planned.endDue)
+                effects.append(.phaseChanged(phase, at: until))
+            } else if configuration.timing.autoStartNextAttempt {
                 effects += startAttempt(attempt + 1, mark: until, at: until, markedByCue: true)
             } else {
                 phase = .waitingForStart(attempt: attempt + 1)
@@ -213,6 +284,8 @@ public struct SessionEngine: Hashable, Sendable {
             }
         case .passiveRunning(let done, let due) where due <= now:
             effects += reachBoundary(done + 1, due: due)
+        case .presenting(let attempt, _):
+            if let due = presentation?.nextDue, due <= now { effects += presentMark(of: attempt) }
         case .sessionSummary(let until) where until <= now:
             phase = .completed
             effects.append(.phaseChanged(phase, at: until))
@@ -248,8 +321,15 @@ public struct SessionEngine: Hashable, Sendable {
             return [.abortWithdrawn(reason: "A tap answered the discard request: the session goes on.", at: now)]
         }
         switch phase {
+        case .presenting:
+            pressesIgnoredDuringPresentation += 1
+            return [.pressIgnored(pressedAt: pressedAt, reason: "pressed during the presentation", at: now)]
         case .waitingForStart(let attempt):
             guard pressedAt >= acceptPressesFrom else {
+                if configuration.mode == .reproduction {
+                    pressesIgnoredDuringPresentation += 1
+                    return [.pressIgnored(pressedAt: pressedAt, reason: "pressed during the presentation", at: now)]
+                }
                 return [.pressIgnored(pressedAt: pressedAt, reason: "pressed while feedback was showing", at: now)]
             }
             return startAttempt(attempt, mark: pressedAt, at: now)
@@ -306,8 +386,10 @@ public struct SessionEngine: Hashable, Sendable {
     private mutating func measure(
         _ attempt: Int, startMark: MonotonicInstant, tapMark: MonotonicInstant, at now: MonotonicInstant
     ) -> [SessionEffect] {
+        let presented = configuration.mode == .reproduction ? presentation : nil
         let measurement = AttemptMeasurement(
-            index: attempt, target: configuration.interval, startMark: startMark, tapMark: tapMark)
+            index: attempt, target: configuration.interval, startMark: startMark, tapMark: tapMark,
+            presentedStart: presented?.startOnset, presentedEnd: presented?.endOnset)
         attempts.append(measurement)
         var effects: [SessionEffect]
         if configuration.feedback.isShown {
@@ -329,6 +411,32 @@ public struct SessionEngine: Hashable, Sendable {
             effects.append(.phaseChanged(phase, at: now))
         }
         return effects
+    }
+
+    /// Reproduction: the presented interval's next mark, at its absolute deadline (queued only when
+    /// another vibration still plays, which flags the session like a stall). After the end mark the
+    /// person may start their reproduction: presses from that mark's onset on count.
+    private mutating func presentMark(of attempt: Int) -> [SessionEffect] {
+        guard var current = presentation, let due = current.nextDue else { return [] }
+        let isStart = current.startCue == nil
+        let label: VibrationLabel = isStart ? .presentedStart : .presentedEnd
+        let cue = vibrate(HapticCue.presentationMark.pattern, label: label, at: due)
+        guard case .motor(_, _, let commanded) = cue else { return [] }
+        flag(due: due, began: commanded)
+        let early = takeReportedEarly(label, due: commanded)
+        if let early { flag(due: due, began: early) }
+        if isStart {
+            current.startCue = commanded
+            current.startBegan = early
+            presentation = current
+            return [cue]
+        }
+        current.endCue = commanded
+        current.endBegan = early
+        presentation = current
+        phase = .waitingForStart(attempt: attempt)
+        acceptPressesFrom = commanded
+        return [cue, .phaseChanged(phase, at: due)]
     }
 
     private mutating func reachBoundary(_ index: Int, due: MonotonicInstant) -> [SessionEffect] {
@@ -378,7 +486,7 @@ public struct SessionEngine: Hashable, Sendable {
             status: status, configuration: configuration, startedAt: startedAt, endedAt: endedAt,
             attempts: attempts, boundaries: boundaries,
             fearSoundEffective: configuration.mode == .fear && fearSoundEffective, reason: reason,
-            timingLateness: timingLateness)
+            timingLateness: timingLateness, pressesIgnoredDuringPresentation: pressesIgnoredDuringPresentation)
         outcome = finished
         effects.append(.phaseChanged(phase, at: now))
         effects.append(.finished(finished))

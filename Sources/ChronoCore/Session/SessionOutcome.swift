@@ -30,11 +30,14 @@ public struct SessionOutcome: Hashable, Sendable {
     /// when every such cue the loop reported began within it. Set by the engine from the instants the loop
     /// reports (`SessionEngine.cueBegan`), so a stall is recorded rather than silently absorbed.
     public var timingLateness: TimeSpan?
+    /// Reproduction: presses made while an interval was being presented (ignored, and counted here).
+    public var pressesIgnoredDuringPresentation: Int
 
     public init(
         status: SessionStatus, configuration: SessionConfiguration, startedAt: MonotonicInstant,
         endedAt: MonotonicInstant, attempts: [AttemptMeasurement], boundaries: [PassiveBoundary],
-        fearSoundEffective: Bool, reason: String?, timingLateness: TimeSpan? = nil
+        fearSoundEffective: Bool, reason: String?, timingLateness: TimeSpan? = nil,
+        pressesIgnoredDuringPresentation: Int = 0
     ) {
         self.status = status
         self.configuration = configuration
@@ -45,15 +48,16 @@ public struct SessionOutcome: Hashable, Sendable {
         self.fearSoundEffective = fearSoundEffective
         self.reason = reason
         self.timingLateness = timingLateness
+        self.pressesIgnoredDuringPresentation = pressesIgnoredDuringPresentation
     }
 
     public var mode: SessionMode { configuration.mode }
     public var metrics: SessionMetrics { SessionMetrics(attempts: attempts) }
 
     /// Where the session's health record starts: the first attempt's start mark (Challenge, Fear) or
-    /// the session start (Passive).
+    /// the session start (Passive; Reproduction, whose first interval is presented from the start on).
     public var recordStart: MonotonicInstant {
-        mode.usesAttempts ? (attempts.first?.startMark ?? startedAt) : startedAt
+        mode.usesAttempts && mode != .reproduction ? (attempts.first?.startMark ?? startedAt) : startedAt
     }
 
     /// Repetitions done, for Passive.

@@ -56,6 +56,10 @@ public enum SessionValidation {
         }
         let marks = [("the anchor's monotonic mark", anchor.monotonic), ("the start", outcome.startedAt), ("the end", outcome.endedAt)]
             + outcome.attempts.flatMap { [("attempt \($0.index)'s start", $0.startMark), ("attempt \($0.index)'s tap", $0.tapMark)] }
+            + outcome.attempts.flatMap { attempt in
+                [("attempt \(attempt.index)'s presented start", attempt.presentedStart), ("attempt \(attempt.index)'s presented end", attempt.presentedEnd)]
+                    .compactMap { name, mark in mark.map { (name, $0) } }
+            }
             + outcome.boundaries.map { ("boundary \($0.index)'s due time", $0.due) }
             + firings.enumerated().compactMap { position, fired in fired.map { ("boundary \(position + 1)'s firing", $0) } }
         for (name, mark) in marks where !TimeLimits.isAcceptedMonotonic(nanoseconds: mark.nanoseconds) {
@@ -93,7 +97,29 @@ public enum SessionValidation {
             }
             guard attempt.tapMark >= attempt.startMark else { throw broken(.order, "attempt \(attempt.index)'s tap comes before its start") }
             guard attempt.tapMark <= outcome.endedAt else { throw broken(.order, "attempt \(attempt.index)'s tap comes after the session ended") }
+            try checkPresentation(attempt, mode: configuration.mode, after: previousTap, endedAt: outcome.endedAt, broken)
             previousTap = attempt.tapMark
+        }
+    }
+
+    /// Reproduction's presented interval: both marks or neither (a session from before they were kept),
+    /// in order, after the previous attempt and within the session; no other mode has them.
+    private static func checkPresentation(
+        _ attempt: AttemptMeasurement, mode: SessionMode, after previousTap: MonotonicInstant, endedAt: MonotonicInstant,
+        _ broken: (SessionRule, String) -> SessionRuleViolation
+    ) throws(SessionRuleViolation) {
+        switch (attempt.presentedStart, attempt.presentedEnd) {
+        case (nil, nil):
+            return
+        case (let start?, let end?):
+            guard mode == .reproduction else { throw broken(.shape, "a \(mode.rawValue) attempt has a presented interval; only reproduction presents one") }
+            guard start <= end else { throw broken(.order, "attempt \(attempt.index)'s presented interval ends before it starts") }
+            guard start >= previousTap else {
+                throw broken(.order, "attempt \(attempt.index)'s presented interval starts before the session or before the previous attempt's tap")
+            }
+            guard end <= endedAt else { throw broken(.order, "attempt \(attempt.index)'s presented interval ends after the session ended") }
+        default:
+            throw broken(.shape, "attempt \(attempt.index) has one presented mark of two; give presented_start_mono_ns and presented_end_mono_ns together")
         }
     }
 

@@ -98,7 +98,7 @@ final class SessionRunner {
         if configuration.mode.usesAttempts {
             state.attemptCount = configuration.plannedCount
             switch engine.phase {
-            case .waitingForStart(let attempt), .attemptRunning(let attempt, _), .feedbackFlash(let attempt, _):
+            case .presenting(let attempt, _), .waitingForStart(let attempt), .attemptRunning(let attempt, _), .feedbackFlash(let attempt, _):
                 state.attempt = attempt
             default:
                 state.attempt = engine.attempts.count
