@@ -7,9 +7,8 @@
 /// state on stamps it (the state file's writer, the runtime's event hub).
 public struct DeviceState: Hashable, Sendable {
     /// The format's version; bumped when a key is added or changes meaning (2: `pairing_request`;
-    /// 3: `next_session`, `glanceable_privacy`; 4: `study`, `next_session.in_study`,
-    /// `last_session.results_withheld`).
-    public static let formatVersion = 4
+    /// 3: `next_session`, `glanceable_privacy`).
+    public static let formatVersion = 3
 
     /// What the device is doing (the `state` member).
     public var state: Name
@@ -42,9 +41,6 @@ public struct DeviceState: Hashable, Sendable {
     /// The last completed session, for glanceable surfaces (the complication/widget analogue): its
     /// local date, interval and Time Acuity score. Filled by whoever publishes the state.
     public var lastSession: LastSession?
-    /// The assigned study, where the participant stands (`StudyStanding.line`); nil when no study is
-    /// assigned. In every state, a session's too.
-    public var study: Study?
     /// The `glanceable-privacy` setting: the state file withholds results (`GlanceablePrivacy` decides
     /// which). A member of the value, so turning the switch re-publishes the file at once.
     public var glanceablePrivacy = false
@@ -73,22 +69,13 @@ public struct DeviceState: Hashable, Sendable {
         /// The session's local day, `YYYY-MM-DD`.
         public var date: String
         public var interval: TrainingInterval
-        /// Nil for a session without attempts (Passive), and while its results are withheld.
+        /// Nil for a session without attempts (Passive).
         public var timeAcuityScore: Int?
-        /// A study session whose block withholds feedback and has not ended (or never reveals): its
-        /// score is not shown (`StudyStanding.resultsShown`).
-        public var resultsWithheld = false
 
-        public init(date: String, interval: TrainingInterval, timeAcuityScore: Int?, resultsWithheld: Bool = false) {
+        public init(date: String, interval: TrainingInterval, timeAcuityScore: Int?) {
             self.date = date
             self.interval = interval
-            self.timeAcuityScore = resultsWithheld ? nil : timeAcuityScore
-            self.resultsWithheld = resultsWithheld
-        }
-
-        /// The same session with its score withheld.
-        public var withheld: LastSession {
-            LastSession(date: date, interval: interval, timeAcuityScore: nil, resultsWithheld: true)
+            self.timeAcuityScore = timeAcuityScore
         }
     }
 
@@ -97,15 +84,11 @@ public struct DeviceState: Hashable, Sendable {
         public var mode: SessionMode
         public var interval: TrainingInterval
         public var count: Int
-        /// Whether it is the assigned study's next planned session (false: the person's own, outside
-        /// any study).
-        public var inStudy = false
 
-        public init(mode: SessionMode, interval: TrainingInterval, count: Int, inStudy: Bool = false) {
+        public init(mode: SessionMode, interval: TrainingInterval, count: Int) {
             self.mode = mode
             self.interval = interval
             self.count = count
-            self.inStudy = inStudy
         }
 
         public init(_ configuration: SessionConfiguration) {
