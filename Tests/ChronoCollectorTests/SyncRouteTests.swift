@@ -274,5 +274,17 @@ struct FullStore: CollectorStore {
     func readerKey(keySHA256: String) async throws -> ReaderKey? { try await base.readerKey(keySHA256: keySHA256) }
     func readerKeys() async throws -> [ReaderKey] { try await base.readerKeys() }
     func revokeReaderKey(_ idOrName: String) async throws -> ReaderKey { try await base.revokeReaderKey(idOrName) }
+    func loadStudyProtocol(name: String, version: Int, document: String, fingerprint: String, nowUnixNanoseconds: Int64) async throws -> StudyProtocolLoad {
+        try await base.loadStudyProtocol(name: name, version: version, document: document, fingerprint: fingerprint, nowUnixNanoseconds: nowUnixNanoseconds)
+    }
+    func studyProtocols() async throws -> [StoredStudyProtocol] { try await base.studyProtocols() }
+    func assignStudy(_ request: StudyAssignRequest, nowUnixNanoseconds: Int64) async throws -> (record: StudyAssignmentRecord, change: StudyAssignChange) {
+        try await base.assignStudy(request, nowUnixNanoseconds: nowUnixNanoseconds)
+    }
+    func unassignStudy(participant: String, nowUnixNanoseconds: Int64) async throws -> StudyAssignmentRecord {
+        try await base.unassignStudy(participant: participant, nowUnixNanoseconds: nowUnixNanoseconds)
+    }
+    func studyStatus(nowUnixNanoseconds: Int64) async throws -> [StudyStatusRow] { try await base.studyStatus(nowUnixNanoseconds: nowUnixNanoseconds) }
+    func studyAssignment(deviceID: String) async throws -> SyncedStudyAssignment? { try await base.studyAssignment(deviceID: deviceID) }
     func close() async {}
 }

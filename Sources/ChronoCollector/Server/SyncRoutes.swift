@@ -87,7 +87,10 @@ enum SyncRoutes {
             throw CollectorError.keyRefused("This key belongs to device \(device.id) ('\(device.name)'), but the batch says device_id \(batch.deviceID). Enrol this device with its own code.")
         }
         let plan = try IngestPlan.validate(batch)
-        let receipt = try await state.store.ingest(plan, deviceID: device.id, nowUnixNanoseconds: state.configuration.now())
+        var receipt = try await state.store.ingest(plan, deviceID: device.id, nowUnixNanoseconds: state.configuration.now())
+        // The assignment of the device's participant rides on every reply (issue 24's contract item 6):
+        // a device picks up a new assignment, and loses an ended one, at its next exchange.
+        receipt.study = try await state.store.studyAssignment(deviceID: device.id)
         return try CollectorHTTP.json(receipt)
     }
 

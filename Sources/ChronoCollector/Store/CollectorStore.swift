@@ -50,6 +50,26 @@ public protocol CollectorStore: Sendable {
     /// name is on several keys (revoke one by its ID).
     func revokeReaderKey(_ idOrName: String) async throws -> ReaderKey
 
+    /// Keeps a validated protocol's document under its (name, version), unless that pair is held: the
+    /// same fingerprint is `unchanged`, another is a `conflict` (nothing changes; a changed protocol is
+    /// a new version). docs/STUDIES.md.
+    func loadStudyProtocol(name: String, version: Int, document: String, fingerprint: String, nowUnixNanoseconds: Int64) async throws -> StudyProtocolLoad
+    /// Every loaded protocol, by name then version.
+    func studyProtocols() async throws -> [StoredStudyProtocol]
+    /// Assigns a loaded protocol (the highest version when none is given) to a participant, with the
+    /// protocol's next participant index; restores an earlier assignment of the same protocol (index,
+    /// seed and start as they were). Throws `invalidValue` for an unknown protocol, or a participant
+    /// who follows another protocol now.
+    func assignStudy(_ request: StudyAssignRequest, nowUnixNanoseconds: Int64) async throws -> (record: StudyAssignmentRecord, change: StudyAssignChange)
+    /// Ends a participant's active assignment (kept, marked unassigned; its sessions stay).
+    func unassignStudy(participant: String, nowUnixNanoseconds: Int64) async throws -> StudyAssignmentRecord
+    /// Every active assignment with its standing at `now`, by participant: the plan from the stored
+    /// document, completions from the sessions stored with the assignment's tag.
+    func studyStatus(nowUnixNanoseconds: Int64) async throws -> [StudyStatusRow]
+    /// The active assignment of the device's participant, as the sync reply carries it; nil when the
+    /// device has no participant or the participant none.
+    func studyAssignment(deviceID: String) async throws -> SyncedStudyAssignment?
+
     /// Releases connections; the store is not used afterwards.
     func close() async
 }
