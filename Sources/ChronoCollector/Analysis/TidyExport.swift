@@ -46,27 +46,41 @@ public enum TidyExport {
                 let produced = attempt.tapMonotonicNanoseconds - attempt.startMonotonicNanoseconds
                 let error = produced - target
                 let presented = presentedBoundaries(attempt)
-                rows.append(session + [
+                // Typed pieces: one long literal takes the release compiler (Swift 6.2, package-pi) too long to type-check.
+                let measured: [String] = [
                     "attempt", String(attempt.index), String(target), number(Double(target) / 1e9),
                     String(produced), number(Double(produced) / 1e9), String(error), number(Double(error) / 1e9),
                     number(Double(error) / Double(target)),
+                ]
+                let presentedStart: String = presented.start.map(String.init) ?? ""
+                let presentedEnd: String = presented.end.map(String.init) ?? ""
+                let times: [String] = [
                     String(attempt.startMonotonicNanoseconds), String(attempt.tapMonotonicNanoseconds),
-                    presented.start.map(String.init) ?? "", presented.end.map(String.init) ?? "",
+                    presentedStart, presentedEnd,
                     unix(attempt.startMonotonicNanoseconds), unix(attempt.tapMonotonicNanoseconds),
                     utc(attempt.startMonotonicNanoseconds), utc(attempt.tapMonotonicNanoseconds),
-                ] + timing)
+                ]
+                rows.append(session + measured + times + timing)
             }
         } else {
             for boundary in wire.boundaries {
                 let fired = boundary.firedMonotonicNanoseconds
                 let lateness = fired.map { $0 - boundary.dueMonotonicNanoseconds }
-                rows.append(session + [
+                let latenessText: String = lateness.map(String.init) ?? ""
+                let latenessSeconds: String = lateness.map { number(Double($0) / 1e9) } ?? ""
+                let measured: [String] = [
                     "boundary", String(boundary.index), String(target), number(Double(target) / 1e9),
-                    "", "", lateness.map(String.init) ?? "", lateness.map { number(Double($0) / 1e9) } ?? "", "",
-                    String(boundary.dueMonotonicNanoseconds), fired.map(String.init) ?? "", "", "",
-                    unix(boundary.dueMonotonicNanoseconds), fired.map(unix) ?? "",
-                    utc(boundary.dueMonotonicNanoseconds), fired.map(utc) ?? "",
-                ] + timing)
+                    "", "", latenessText, latenessSeconds, "",
+                ]
+                let firedText: String = fired.map(String.init) ?? ""
+                let firedUnix: String = fired.map(unix) ?? ""
+                let firedUTC: String = fired.map(utc) ?? ""
+                let times: [String] = [
+                    String(boundary.dueMonotonicNanoseconds), firedText, "", "",
+                    unix(boundary.dueMonotonicNanoseconds), firedUnix,
+                    utc(boundary.dueMonotonicNanoseconds), firedUTC,
+                ]
+                rows.append(session + measured + times + timing)
             }
         }
         return rows
