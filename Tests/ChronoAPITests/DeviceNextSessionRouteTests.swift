@@ -14,7 +14,7 @@ struct DeviceNextSessionRouteTests {
         idle.mode = .challenge
         idle.interval = try TrainingInterval(seconds: 15)
         idle.nextSession = Self.next
-        let member = #""next_session":{"mode":"challenge","interval":"15s","interval_seconds":15,"count":2}"#
+        let member = #""next_session":{"mode":"challenge","interval":"15s","interval_seconds":15,"count":2,"in_study":false}"#
         #expect(DeviceEvent.state(idle).serverSentEvent.contains(member))
         try await APIHarness.with(device: FakeDevice(status: idle)) { api in
             let reply = try await api.request("/api/v1/device")

@@ -31,8 +31,8 @@ struct SingleSessionLastSessionTests {
         try store.recordSessionFinished(finish, nowUnixNanoseconds: 1_795_000_200_000_000_000)
     }
 
-    static let seeded = #"{"date":"2026-11-18","interval":"1m 0s","interval_seconds":60,"time_acuity_score":92}"#
-    static let seededHidden = #"{"date":"2026-11-18","interval":"1m 0s","interval_seconds":60,"time_acuity_score":null}"#
+    static let seeded = #"{"date":"2026-11-18","interval":"1m 0s","interval_seconds":60,"time_acuity_score":92,"results_withheld":false}"#
+    static let seededHidden = #"{"date":"2026-11-18","interval":"1m 0s","interval_seconds":60,"time_acuity_score":null,"results_withheld":false}"#
 
     /// The file's `last_session` member as written (after `GlanceablePrivacy`).
     static func lastSession(_ state: DeviceState?) throws -> String? {
@@ -104,7 +104,7 @@ struct SingleSessionLastSessionTests {
         let stored = try #require(try scratch.store.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first)
         #expect(stored.sessionID == "0F3A0000-0000-4000-8000-000000000001")
         let score = hidden ? "null" : "100"
-        let expected = #"{"date":"\#(stored.startedAt.localDayText)","interval":"10s","interval_seconds":10,"time_acuity_score":\#(score)}"#
+        let expected = #"{"date":"\#(stored.startedAt.localDayText)","interval":"10s","interval_seconds":10,"time_acuity_score":\#(score),"results_withheld":false}"#
         let after = published.drop { $0.state != .sessionSummary }
         #expect(after.map(\.state) == [.sessionSummary, .completed])
         for state in after { #expect(try Self.lastSession(state) == expected) }
@@ -218,6 +218,6 @@ struct SingleSessionLastSessionTests {
         let stored = try #require(try scratch.store.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first)
         #expect(stored.mode == .passive)
         #expect(Self.member("last_session", in: file)
-                == #"{"date":"\#(stored.startedAt.localDayText)","interval":"\#(stored.interval)","interval_seconds":0,"time_acuity_score":null}"#)
+                == #"{"date":"\#(stored.startedAt.localDayText)","interval":"\#(stored.interval)","interval_seconds":0,"time_acuity_score":null,"results_withheld":false}"#)
     }
 }

@@ -31,14 +31,14 @@ struct DeviceVocabularyTests {
     func apiAndFileJSON() throws {
         let state = try Self.passiveState()
         let shared = """
-            {"version":3,"state":"PassiveRunning","board":"raspberry-pi-4b","mode":"passive","interval":"30s","interval_seconds":30,\
+            {"version":4,"state":"PassiveRunning","board":"raspberry-pi-4b","mode":"passive","interval":"30s","interval_seconds":30,\
             "attempt":null,"attempt_count":null,"repetitions_done":3,"repetition_count":6,"next_boundary":"\(Self.boundary.iso8601)",\
             "fear_sound":null,"health":"failing: no space","last_feedback":null,"session_id":"S","offered_preset":null,\
-            "pairing_request":{"name":"Anna's \\"phone\\"","address":"192.168.1.20"},"next_session":null
+            "pairing_request":{"name":"Anna's \\"phone\\"","address":"192.168.1.20"},"next_session":null,"study":null
             """
         #expect(state.apiJSON.compactText == shared + #","session_in_progress":true,"updated":""# + Self.updated.iso8601 + #""}"#)
         #expect(state.stateFileJSON(pid: 7).compactText == shared + """
-            ,"last_session":{"date":"2026-11-24","interval":"10m 0s","interval_seconds":600,"time_acuity_score":null},\
+            ,"last_session":{"date":"2026-11-24","interval":"10m 0s","interval_seconds":600,"time_acuity_score":null,"results_withheld":false},\
             "glanceable_privacy":true,"updated":"\(Self.updated.iso8601)","pid":7}
             """)
     }
@@ -50,17 +50,17 @@ struct DeviceVocabularyTests {
         idle.interval = try TrainingInterval(seconds: 15)
         idle.nextSession = DeviceState.NextSession(mode: .passive, interval: try TrainingInterval(seconds: 15), count: 6)
         #expect(idle.published(at: Self.updated).apiJSON.compactText == """
-            {"version":3,"state":"Idle","board":"test","mode":"passive","interval":"15s","interval_seconds":15,\
+            {"version":4,"state":"Idle","board":"test","mode":"passive","interval":"15s","interval_seconds":15,\
             "attempt":null,"attempt_count":null,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":"off","last_feedback":null,"session_id":null,"offered_preset":null,"pairing_request":null,\
-            "next_session":{"mode":"passive","interval":"15s","interval_seconds":15,"count":6},\
+            "next_session":{"mode":"passive","interval":"15s","interval_seconds":15,"count":6,"in_study":false},"study":null,\
             "session_in_progress":false,"updated":"\(Self.updated.iso8601)"}
             """)
         #expect(DeviceState(state: .noDevice).apiJSON.compactText == """
-            {"version":3,"state":"NoDevice","board":null,"mode":null,"interval":null,"interval_seconds":null,\
+            {"version":4,"state":"NoDevice","board":null,"mode":null,"interval":null,"interval_seconds":null,\
             "attempt":null,"attempt_count":null,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":null,"last_feedback":null,"session_id":null,"offered_preset":null,"pairing_request":null,\
-            "next_session":null,"session_in_progress":false,"updated":null}
+            "next_session":null,"study":null,"session_in_progress":false,"updated":null}
             """)
     }
 
@@ -80,7 +80,7 @@ struct DeviceVocabularyTests {
     @Test("session_in_progress: the session's phases, its summary included; never idle, ended, stopped or without a device")
     func sessionInProgress() {
         let running = DeviceState.Name.allCases.filter(\.isSessionPhase)
-        #expect(running == [.waitingForStart, .attemptRunning, .feedbackFlash, .passiveRunning, .sessionSummary])
+        #expect(running == [.presenting, .waitingForStart, .attemptRunning, .feedbackFlash, .passiveRunning, .sessionSummary])
     }
 
     @Test("in the summary window: discard and end are nothing_running saying the session is already saved; start is busy for a moment, never 'already running'")

@@ -40,7 +40,7 @@ struct IdleMenuTests {
         #expect(offered == [300, 60])
         let patterns = effects.compactMap { if case .motor(let pattern, _, _) = $0 { return pattern.description } else { return nil } }
         #expect(patterns == ["S", "L"])
-        guard case .startSession(let chosen, _) = effects.last else { Issue.record("no session started"); return }
+        guard case .startPreset(let chosen, _) = effects.last else { Issue.record("no session started"); return }
         #expect(chosen.interval.seconds == 60)
         #expect(chosen.plannedCount == 3)
         #expect(chosen.intervalPattern.description == "L")

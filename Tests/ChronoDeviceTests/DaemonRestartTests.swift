@@ -106,7 +106,7 @@ struct DaemonRestartTests {
         #expect(first.started.map { "\($0.mode.rawValue) \($0.interval) ×\($0.plannedCount)" } == ["challenge 10s ×1"])
         #expect(first.lastState?.state == .idle)
         let day = try #require(try scratch.store.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first).startedAt.localDayText
-        let expected = #"{"date":"\#(day)","interval":"10s","interval_seconds":10,"time_acuity_score":100}"#
+        let expected = #"{"date":"\#(day)","interval":"10s","interval_seconds":10,"time_acuity_score":100,"results_withheld":false}"#
         #expect(first.lastFile?["last_session"]?.compactText == expected)
         // The summary already names the session it summarises (the runner's, before the store's
         // snapshot has caught up), and so does every state from then on.
@@ -135,14 +135,14 @@ struct DaemonRestartTests {
 
         // The restart: nothing in memory remembers the change.
         let restarted = try Daemon(scratch.store)
-        #expect(restarted.lastFile?["next_session"]?.compactText == #"{"mode":"passive","interval":"15s","interval_seconds":15,"count":2}"#)
+        #expect(restarted.lastFile?["next_session"]?.compactText == #"{"mode":"passive","interval":"15s","interval_seconds":15,"count":2,"in_study":false}"#)
         restarted.feed(Self.tap(100), until: Self.ms(200))
         #expect(restarted.started.map { "\($0.mode.rawValue) \($0.interval) ×\($0.plannedCount)" } == ["passive 15s ×2"])
         restarted.feed([], until: Self.ms(40_000))
         // That session is now the last one: the tap after it repeats it (and after another restart).
-        #expect(restarted.lastFile?["next_session"]?.compactText == #"{"mode":"passive","interval":"15s","interval_seconds":15,"count":2}"#)
+        #expect(restarted.lastFile?["next_session"]?.compactText == #"{"mode":"passive","interval":"15s","interval_seconds":15,"count":2,"in_study":false}"#)
         let again = try Daemon(scratch.store)
-        #expect(again.lastFile?["next_session"]?.compactText == #"{"mode":"passive","interval":"15s","interval_seconds":15,"count":2}"#)
+        #expect(again.lastFile?["next_session"]?.compactText == #"{"mode":"passive","interval":"15s","interval_seconds":15,"count":2,"in_study":false}"#)
     }
 
     @Test("without a change since the last session a restart repeats that session, whatever the defaults say")
@@ -160,7 +160,7 @@ struct DaemonRestartTests {
             return
         }
         let restarted = try Daemon(scratch.store)
-        #expect(restarted.lastFile?["next_session"]?.compactText == #"{"mode":"challenge","interval":"20s","interval_seconds":20,"count":3}"#)
+        #expect(restarted.lastFile?["next_session"]?.compactText == #"{"mode":"challenge","interval":"20s","interval_seconds":20,"count":3,"in_study":false}"#)
         restarted.feed(Self.tap(100), until: Self.ms(200))
         #expect(restarted.started.map { "\($0.mode.rawValue) \($0.interval) ×\($0.plannedCount)" } == ["challenge 20s ×3"])
     }

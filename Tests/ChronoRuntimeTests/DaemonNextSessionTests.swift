@@ -38,10 +38,10 @@ struct DaemonNextSessionTests {
         let updated = WallTime(unixNanoseconds: 1_795_000_000_002_000_000, utcOffsetSeconds: 0)
         let text = try #require(rig.lastState).published(at: updated).stateFileJSON(pid: 7).compactText
         #expect(text == """
-            {"version":3,"state":"Idle","board":"test","mode":"challenge","interval":"15s","interval_seconds":15,\
+            {"version":4,"state":"Idle","board":"test","mode":"challenge","interval":"15s","interval_seconds":15,\
             "attempt":null,"attempt_count":null,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":"on","last_feedback":null,"session_id":null,"offered_preset":null,"pairing_request":null,\
-            "next_session":{"mode":"challenge","interval":"15s","interval_seconds":15,"count":2},"last_session":null,\
+            "next_session":{"mode":"challenge","interval":"15s","interval_seconds":15,"count":2,"in_study":false},"study":null,"last_session":null,\
             "glanceable_privacy":false,"updated":"\(updated.iso8601)","pid":7}
             """, "\(text)")
 

@@ -7,8 +7,9 @@
 /// state on stamps it (the state file's writer, the runtime's event hub).
 public struct DeviceState: Hashable, Sendable {
     /// The format's version; bumped when a key is added or changes meaning (2: `pairing_request`;
-    /// 3: `next_session`, `glanceable_privacy`).
-    public static let formatVersion = 3
+    /// 3: `next_session`, `glanceable_privacy`; 4: `study`, `next_session.in_study`,
+    /// `last_session.results_withheld`).
+    public static let formatVersion = 4
 
     /// What the device is doing (the `state` member).
     public var state: Name
@@ -41,6 +42,9 @@ public struct DeviceState: Hashable, Sendable {
     /// The last completed session, for glanceable surfaces (the complication/widget analogue): its
     /// local date, interval and Time Acuity score. Filled by whoever publishes the state.
     public var lastSession: LastSession?
+    /// The assigned study, where the participant stands (`StudyStanding.line`); nil when no study is
+    /// assigned. In every state, a session's too.
+    public var study: Study?
     /// The `glanceable-privacy` setting: the state file withholds results (`GlanceablePrivacy` decides
     /// which). A member of the value, so turning the switch re-publishes the file at once.
     public var glanceablePrivacy = false
@@ -69,13 +73,22 @@ public struct DeviceState: Hashable, Sendable {
         /// The session's local day, `YYYY-MM-DD`.
         public var date: String
         public var interval: TrainingInterval
-        /// Nil for a session without attempts (Passive).
+        /// Nil for a session without attempts (Passive), and while its results are withheld.
         public var timeAcuityScore: Int?
+        /// A study session whose block withholds feedback and has not ended (or never reveals): its
+        /// score is not shown (`StudyStanding.resultsShown`).
+        public var resultsWithheld = false
 
-        public init(date: String, interval: TrainingInterval, timeAcuityScore: Int?) {
+        public init(date: String, interval: TrainingInterval, timeAcuityScore: Int?, resultsWithheld: Bool = false) {
             self.date = date
             self.interval = interval
-            self.timeAcuityScore = timeAcuityScore
+            self.timeAcuityScore = resultsWithheld ? nil : timeAcuityScore
+            self.resultsWithheld = resultsWithheld
+        }
+
+        /// The same session with its score withheld.
+        public var withheld: LastSession {
+            LastSession(date: date, interval: interval, timeAcuityScore: nil, resultsWithheld: true)
         }
     }
 
@@ -84,11 +97,15 @@ public struct DeviceState: Hashable, Sendable {
         public var mode: SessionMode
         public var interval: TrainingInterval
         public var count: Int
+        /// Whether it is the assigned study's next planned session (false: the person's own, outside
+        /// any study).
+        public var inStudy = false
 
-        public init(mode: SessionMode, interval: TrainingInterval, count: Int) {
+        public init(mode: SessionMode, interval: TrainingInterval, count: Int, inStudy: Bool = false) {
             self.mode = mode
             self.interval = interval
             self.count = count
+            self.inStudy = inStudy
         }
 
         public init(_ configuration: SessionConfiguration) {

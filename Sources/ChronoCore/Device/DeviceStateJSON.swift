@@ -13,6 +13,7 @@ extension DeviceState {
                     ("interval", .string(last.interval.description)),
                     ("interval_seconds", .int(last.interval.seconds)),
                     ("time_acuity_score", last.timeAcuityScore.map { .int($0) } ?? .null),
+                    ("results_withheld", .bool(last.resultsWithheld)),
                 ])
             } ?? .null),
             (GlanceablePrivacy.member, .bool(glanceablePrivacy)),
@@ -53,8 +54,10 @@ extension DeviceState {
                 ("interval", .string(next.interval.description)),
                 ("interval_seconds", .int(next.interval.seconds)),
                 ("count", .int(next.count)),
+                ("in_study", .bool(next.inStudy)),
             ])
         })
+        add("study", study?.json)
         return members
     }
 }

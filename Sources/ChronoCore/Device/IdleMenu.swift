@@ -1,9 +1,11 @@
 /// The device's one-button interaction between sessions (SPEC §7), as a pure state machine.
 ///
-/// - Idle, tap: start the last session configuration ("Start Last Session").
+/// - Idle, tap: start the last session configuration ("Start Last Session"), or while a study runs the
+///   protocol's next due session (the daemon names it as `lastConfiguration`).
 /// - Idle, long press: browse presets in frecency order, each announced by its own H(I);
-///   another long press moves to the next preset (wrapping); a tap picks it and starts the last
-///   configuration with that interval. Browsing without a press for `browseTimeout` returns to idle.
+///   another long press moves to the next preset (wrapping); a tap picks it and starts the person's
+///   own configuration (`presetBase`) with that interval — outside any study. Browsing without a
+///   press for `browseTimeout` returns to idle.
 /// - Idle, long press, while a pairing request is announced: approve it (instead of browsing). Only a
 ///   press that began at or after the announcement counts, so a press already under way when a request
 ///   arrives cannot approve it; a tap still starts a session, and browsing is never interrupted.
@@ -20,8 +22,10 @@ public struct IdleMenu: Hashable, Sendable {
         /// A preset is offered; the user feels its pattern.
         case presetOffered(TrainingInterval, at: MonotonicInstant)
         case backToIdle(at: MonotonicInstant)
-        /// Start a session with this configuration now.
+        /// Start a session with this configuration now (an idle tap: `lastConfiguration`).
         case startSession(SessionConfiguration, at: MonotonicInstant)
+        /// Start the preset picked while browsing: `presetBase` at its interval, outside any study.
+        case startPreset(SessionConfiguration, at: MonotonicInstant)
         /// The person approved the announced pairing request (a long press while idle).
         case approvePairing(at: MonotonicInstant)
     }
@@ -30,6 +34,9 @@ public struct IdleMenu: Hashable, Sendable {
 
     public private(set) var state: State = .idle
     public private(set) var lastConfiguration: SessionConfiguration
+    /// What a picked preset runs (at the preset's interval): the person's own configuration, which is
+    /// `lastConfiguration` unless a study's session is what a tap starts.
+    public private(set) var presetBase: SessionConfiguration
     public let presets: [TrainingInterval]
     public let patterns: IntervalPatternBook
     /// When the pairing request waiting now was announced; nil when none waits.
@@ -40,8 +47,11 @@ public struct IdleMenu: Hashable, Sendable {
     ///   - lastConfiguration: what an idle tap starts.
     ///   - presets: intervals in frecency order (at least the built-in one).
     ///   - patterns: the H(I) assignments; every preset should have one.
-    public init(lastConfiguration: SessionConfiguration, presets: [TrainingInterval], patterns: IntervalPatternBook) {
+    ///   - presetBase: what a picked preset runs at its interval; nil: `lastConfiguration`.
+    public init(lastConfiguration: SessionConfiguration, presets: [TrainingInterval], patterns: IntervalPatternBook,
+                presetBase: SessionConfiguration? = nil) {
         self.lastConfiguration = lastConfiguration
+        self.presetBase = presetBase ?? lastConfiguration
         self.presets = presets.isEmpty ? [.builtInPreset] : presets
         self.patterns = patterns
         gestures = GestureRecognizer(settings: lastConfiguration.gestures)
@@ -96,11 +106,12 @@ public struct IdleMenu: Hashable, Sendable {
             return offer((index + 1) % presets.count, at: at)
         case (.browsing(let index, _), .tap(_, let releasedAt)):
             state = .idle
-            var chosen = lastConfiguration
+            var chosen = presetBase
             chosen.interval = presets[index]
             if let pattern = patterns.pattern(for: presets[index]) { chosen.intervalPattern = pattern }
             lastConfiguration = chosen
-            return [.startSession(chosen, at: releasedAt)]
+            presetBase = chosen
+            return [.startPreset(chosen, at: releasedAt)]
         }
     }
 

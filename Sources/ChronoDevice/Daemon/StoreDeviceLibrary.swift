@@ -61,6 +61,8 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
         let health = HealthNotes.stateText(settings: settings, store: store)
         let newestCompleted = (try? store.sessionPage(SessionQuery(status: .completed, limit: 1)))?.sessions.first
         let lastCompleted = newestCompleted.map(DeviceState.LastSession.init)
+        let study = studyStanding()
+        let lastCompletedStudy = newestCompleted.flatMap { try? store.session(id: $0.sessionID).study }
         // Only the first snapshot of this process needs the store's times (see below).
         let firstSnapshot = state.withLock { $0.seenDefaults == nil }
         let changedBeforeStart = firstSnapshot && SessionResolver.defaultsChangedAfterLastSession(
@@ -98,8 +100,26 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
                 lastCompleted: lastCompleted)
             snapshot.glanceablePrivacy = settings.glanceablePrivacy
             snapshot.lastCompletedID = newestCompleted?.sessionID
+            snapshot.study = study
+            snapshot.lastCompletedStudy = lastCompletedStudy
             state.lastGood = snapshot
             return snapshot
+        }
+    }
+
+    /// The kept study assignment with the positions the store has completed (nil: none assigned). A
+    /// kept assignment that cannot be read is said once per snapshot and treated as none: the person's
+    /// own sessions go on.
+    private func studyStanding() -> StudyStanding? {
+        do {
+            guard let kept = try store.studyAssignment() else { return nil }
+            let plan = kept.assignment
+            let done = try store.completedStudySessions(protocolName: plan.studyProtocol.name, protocolVersion: plan.studyProtocol.version,
+                                                        participant: plan.participant)
+            return StudyStanding(assignment: plan, completions: done.map(\.completion))
+        } catch {
+            report("The study assignment cannot be read (\(error)); sessions run outside the study until it can.")
+            return nil
         }
     }
 
@@ -116,6 +136,9 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
     func sessionStarted(_ start: SessionStartRecord) {
         state.withLock { state in
             state.firstFromFlags = false
+            // A study's planned session is not the person's own: what a tap starts outside the study
+            // stays the person's last choice (the daemon knows its study session by its tag).
+            guard start.study == nil else { return }
             state.defaultsChangedSinceLast = false
             state.lastSessionID = start.sessionID
             state.lastConfiguration = start.configuration

@@ -3,7 +3,8 @@ import Foundation
 
 /// Sessions and the idle menu between them: starting a session as allowed, going back to idle, the menu and what a tap starts.
 extension DeviceDaemonController {
-    func startSession(_ requested: SessionConfiguration, at now: MonotonicInstant) -> [LoopAction] {
+    /// - Parameter study: the planned session's tag when this is the study's session (its records carry it).
+    func startSession(_ requested: SessionConfiguration, at now: MonotonicInstant, study: StudyTag? = nil) -> [LoopAction] {
         let configuration = runnable(requested)
         var actions: [LoopAction] = []
         if configuration.mode != requested.mode {
@@ -11,12 +12,13 @@ extension DeviceDaemonController {
         }
         let sound = configuration.mode == .fear ? soundStatus() : .inaudible(reason: "not a Fear session")
         let runner = SessionRunner(
-            configuration: configuration, startedAt: now, anchor: MonotonicClock.wallClockAnchor(),
+            configuration: configuration, startedAt: now, anchor: wallClock(),
             sessionID: UUID().uuidString,
             context: SessionContext(board: board, pressHint: pressHint, soundAudibility: sound,
                                     healthStatus: snapshot.healthStatus))
         self.runner = runner
         lastRun = (runner.sessionID, configuration)
+        studyRun = study.map { (runner.sessionID, $0) }
         menu = nil
         // Announced again when the device is back in idle: the person may have forgotten it.
         announcedPairing = nil
@@ -68,10 +70,25 @@ extension DeviceDaemonController {
         return snapshot.lastCompleted
     }
 
-    /// What an idle tap starts: the snapshot's choice, or — while the snapshot does not yet know the
-    /// session this daemon ran last — that session's configuration with the current settings.
+    /// The id of the session `lastCompleted` names.
+    var lastCompletedID: String? {
+        if let justCompleted, justCompleted.sessionID == lastRun?.sessionID, justCompleted.sessionID != snapshot.lastCompletedID {
+            return justCompleted.sessionID
+        }
+        return snapshot.lastCompletedID
+    }
+
+    /// What an idle tap starts: the study's next planned session when one is due now (`+Study`), else
+    /// the person's own (`ownConfiguration`).
     func nextConfiguration() -> SessionConfiguration {
-        if let lastRun, lastRun.sessionID != snapshot.lastSessionID {
+        dueStudySession()?.configuration ?? ownConfiguration()
+    }
+
+    /// The person's own next session, outside any study: the snapshot's choice, or — while the snapshot
+    /// does not yet know the session this daemon ran last — that session's configuration with the
+    /// current settings. A study session run last is not the person's own: the snapshot's choice stands.
+    func ownConfiguration() -> SessionConfiguration {
+        if let lastRun, lastRun.sessionID != snapshot.lastSessionID, studyRun?.sessionID != lastRun.sessionID {
             return snapshot.refreshed(lastRun.configuration)
         }
         return snapshot.nextConfiguration
@@ -94,7 +111,7 @@ extension DeviceDaemonController {
         if !presets.contains(last.interval) { presets.insert(last.interval, at: 0) }
         var patterns = snapshot.patterns
         patterns.assign(ranked: presets)
-        var menu = IdleMenu(lastConfiguration: last, presets: presets, patterns: patterns)
+        var menu = IdleMenu(lastConfiguration: last, presets: presets, patterns: patterns, presetBase: ownConfiguration())
         if let announcedPairing { menu.pairingAnnounced(at: announcedPairing.at) }
         return menu
     }
@@ -112,7 +129,9 @@ extension DeviceDaemonController {
         }
         state.offeredPreset = preset
         // The one answer to "what does a tap start now": the configuration `.start(.lastConfiguration)` starts.
-        state.nextSession = DeviceState.NextSession(runnable(nextConfiguration()))
+        let due = dueStudySession()
+        state.nextSession = DeviceState.NextSession(runnable(due?.configuration ?? ownConfiguration()))
+        state.nextSession?.inStudy = due != nil
         return state
     }
 }

@@ -19,7 +19,9 @@ extension DeviceDaemonController {
             // Fear asked for by name without the opt-in is refused; what a tap would start (the last
             // configuration, a preset) runs as the tap runs it, as Challenge (`runnable`).
             if case .explicit = request, !fearPermission.allowsByName(configuration.mode) { return ([], .refused(.fearNotOptedIn)) }
-            let actions = startSession(configuration, at: now)
+            // `{}` starts what a tap starts: the study's session when one is due (with its tag).
+            let study: StudyTag? = if case .lastConfiguration = request { dueStudySession(at: now)?.tag } else { nil }
+            let actions = startSession(configuration, at: now, study: study)
             guard let runner else { return (actions, .refused(.stopping)) }
             return (actions, .started(sessionID: runner.sessionID, configuration: runner.configuration))
         case .endPassive:
@@ -72,12 +74,13 @@ extension DeviceDaemonController {
     func requestedConfiguration(_ request: StartRequest) throws(ConfigurationError) -> SessionConfiguration {
         switch request {
         case .preset(let interval):
-            let last = nextConfiguration()
+            // A preset is the person's own, outside any study.
+            let last = ownConfiguration()
             return try snapshot.configuration(mode: last.mode, interval: interval, count: last.plannedCount)
         case .explicit(let mode, let interval, let count):
             return try snapshot.configuration(mode: mode, interval: interval, count: count)
         case .lastConfiguration:
-            return nextConfiguration()
+            return dueStudySession(at: nil)?.configuration ?? ownConfiguration()
         }
     }
 }

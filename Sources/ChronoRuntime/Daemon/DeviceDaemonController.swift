@@ -39,6 +39,13 @@ public final class DeviceDaemonController: LoopController {
     var announcedPairing: (id: Int, at: MonotonicInstant)?
     /// A new snapshot arrived while the menu was in use; rebuild it when it is idle again.
     var menuOutdated = false
+    /// The wall clock paired with the monotonic one (the product's reads the kernel's; a test's maps its
+    /// virtual time, so study days pass in microseconds).
+    public var wallClock: @Sendable () -> WallClockAnchor = { MonotonicClock.wallClockAnchor() }
+    /// The study session this daemon started last, with its tag (`+Study`).
+    var studyRun: (sessionID: String, tag: StudyTag)?
+    /// The study session this daemon completed last: counted before the snapshot knows it.
+    var studyCompleted: (tag: StudyTag, completion: StudySchedule.Completion)?
     var stopped = false
     /// Played once when the loop starts (the button is armed then): `HapticCue.startup(setupProblems:)`.
     let startCue: HapticCue?
@@ -69,7 +76,9 @@ public final class DeviceDaemonController: LoopController {
     public var nextDeadline: MonotonicInstant? {
         guard !stopped else { return nil }
         let own = runner != nil ? runner?.nextDeadline : menu?.nextDeadline
-        return [own, pairings.nextDeadline].compactMap { $0 }.min()
+        // While idle, the moment the study line or the due session changes by itself.
+        let study = runner == nil ? studyDeadline(after: wallClock().monotonic) : nil
+        return [own, pairings.nextDeadline, study].compactMap { $0 }.min()
     }
 
     public func handle(_ event: SessionEvent) -> [LoopAction] {
@@ -89,20 +98,33 @@ public final class DeviceDaemonController: LoopController {
             case .motor(let pattern, let label, let at):
                 actions.append(.vibrate(PlannedVibration(pattern: pattern, label: label, due: at)))
             case .presetOffered(let interval, _):
-                actions.append(.console("Preset \(interval): tap to start it, hold for the next."))
+                // While a study runs, a preset is the person's own session, marked as outside the study.
+                let outside = studyStanding.map { !$0.status(at: wallNow(event.instant).unixNanoseconds).finished } ?? false
+                actions.append(.console("Preset \(interval)\(outside ? " (outside the study)" : ""): tap to start it, hold for the next."))
                 actions.append(.state(idleState(offering: interval)))
             case .backToIdle:
                 actions.append(.console("Idle."))
                 actions.append(.state(idleState(offering: nil)))
             case .startSession(let configuration, let at):
-                // The menu may predate the latest snapshot (a press was under way when it came): the
-                // session still gets the current settings.
+                // A study session due now is what a tap starts, even when it became due after the menu
+                // was built; otherwise the menu may predate the latest snapshot (a press was under way
+                // when it came): the session still gets the current settings.
+                if let due = dueStudySession(at: at) {
+                    actions += startSession(due.configuration, at: at, study: due.tag)
+                } else {
+                    actions += startSession(snapshot.refreshed(configuration), at: at)
+                }
+            case .startPreset(let configuration, let at):
+                // The person's own preset: outside the study, whatever is due.
                 actions += startSession(snapshot.refreshed(configuration), at: at)
             case .approvePairing(let at):
                 actions += approveShownPairing(at: at)
             }
         }
         if runner == nil, menuOutdated { actions += rebuildMenuIfFree(at: event.instant) }
+        // A deadline while idle may be the study's (a session due, a day over): the state says so
+        // (the loop drops a state that did not change).
+        if runner == nil, case .deadline = event, snapshot.study != nil { actions.append(.state(currentState())) }
         return stamped(actions)
     }
 
@@ -155,13 +177,16 @@ public final class DeviceDaemonController: LoopController {
     /// (refreshed after each session's finish record).
     func stamped(_ actions: [LoopAction]) -> [LoopAction] {
         actions.map { action in
-            guard case .state(var state) = action else { return action }
+            guard case .state(var state) = action else { return tagged(action) }
             state.pairingRequest = pairings.current?.requester
             if let finished = state.lastSession, let runner, runner.engine.outcome?.status == .completed {
                 justCompleted = (runner.sessionID, finished)
             }
-            state.lastSession = state.lastSession ?? lastCompleted
+            // Which session `last_session` names: the runner's own once it completed, else the newest.
+            let lastID = state.lastSession != nil ? runner?.sessionID : lastCompletedID
+            state.lastSession = shown(state.lastSession ?? lastCompleted, tag: studyTag(ofSession: lastID))
             state.glanceablePrivacy = snapshot.glanceablePrivacy
+            state.study = studyLine()
             return .state(state)
         }
     }

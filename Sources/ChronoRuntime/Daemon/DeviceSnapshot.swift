@@ -28,6 +28,13 @@ public struct DeviceSnapshot: Hashable, Sendable {
     public var lastCompletedID: String?
     /// The `glanceable-privacy` setting, for the state file (`DeviceState.glanceablePrivacy`).
     public var glanceablePrivacy = false
+    /// The assigned study (docs/STUDIES.md, "On the device"): its plan and the positions the store
+    /// has as completed; nil when none is assigned. The loop asks it, at the wall-clock instant, what
+    /// an idle tap starts and what the study line says.
+    public var study: StudyStanding?
+    /// The study tag of `lastCompleted` (nil: outside any study): whether its score may be shown is
+    /// asked of `study` at the instant the state is published.
+    public var lastCompletedStudy: StudyTag?
 
     public init(nextConfiguration: SessionConfiguration, lastSessionID: String?, presets: [TrainingInterval],
                 patterns: IntervalPatternBook, defaults: SessionDefaults, healthStatus: String, fearAllowed: Bool,
