@@ -30,6 +30,9 @@ public struct InvariantChecker {
             problems.append("a \(outcome.status.rawValue) session produced a health record")
         }
 
+        if configuration.mode == .reproduction {
+            problems += checkPresentations(outcome, scenario: scenario)
+        }
         if configuration.mode.usesAttempts {
             problems += checkAttempts(outcome, scenario: scenario)
             problems += checkSound(outcome, scenario: scenario, effects: transcript.effects)
@@ -83,6 +86,31 @@ public struct InvariantChecker {
         if !close(metrics.meanAbsPercentError, meanAbsPercent) { problems.append("mean_abs_percent_error \(metrics.meanAbsPercentError), expected \(meanAbsPercent)") }
         if abs(metrics.timeAcuityScore - score) > (abs(scaled - scaled.rounded(.down) - 0.5) < 1e-9 ? 1 : 0) {
             problems.append("time_acuity_score \(metrics.timeAcuityScore), expected \(score)")
+        }
+        return problems
+    }
+
+    /// Reproduction: each attempt's presented interval is exactly the target, its first mark two
+    /// seconds after the session start (attempt 1) or after the previous feedback ended, and the
+    /// presses during presentations are counted as the person made them.
+    private func checkPresentations(_ outcome: SessionOutcome, scenario: SimulatedScenario) -> [String] {
+        var problems: [String] = []
+        let target = outcome.configuration.interval.span.nanoseconds
+        for attempt in outcome.attempts {
+            guard let start = attempt.presentedStart, let end = attempt.presentedEnd else {
+                problems.append("attempt \(attempt.index) has no presented interval")
+                continue
+            }
+            if end.nanoseconds - start.nanoseconds != target {
+                problems.append("attempt \(attempt.index) presented \(end.nanoseconds - start.nanoseconds) ns, not the interval's \(target) ns")
+            }
+            if attempt.index == 1, start.nanoseconds != outcome.startedAt.nanoseconds + 2_000_000_000 {
+                problems.append("attempt 1's presentation began at \(start.nanoseconds) ns, not 2 s after the start")
+            }
+            if attempt.startMark < end { problems.append("attempt \(attempt.index) started before its presentation ended") }
+        }
+        if outcome.status == .completed, outcome.pressesIgnoredDuringPresentation != scenario.expectedPressesDuringPresentation {
+            problems.append("\(outcome.pressesIgnoredDuringPresentation) presses ignored during presentations, the person made \(scenario.expectedPressesDuringPresentation)")
         }
         return problems
     }

@@ -55,8 +55,14 @@ public enum SimulatedStudy {
             var marks: [(start: MonotonicInstant, tap: MonotonicInstant)] = []
             let target = Double(configuration.interval.span.nanoseconds)
             var now = MonotonicInstant.zero + milliseconds(800...2500, &random)
+            var attemptStart = MonotonicInstant.zero
             for _ in 0..<configuration.plannedCount {
-                let start = now
+                var start = now
+                if configuration.mode == .reproduction {
+                    // The interval is presented first; the reproduction starts after its end mark.
+                    let presentedEnd = SimulatedParticipant.presentationEnd(attemptStart: attemptStart, interval: configuration.interval)
+                    start = max(start, presentedEnd + milliseconds(250...900, &random))
+                }
                 press(at: start, &events, &random)
                 var factor = (1 + person.bias) * (1 + person.weberFraction * random.nextGaussian())
                 // A produced duration is at least half a second past the start press's release.
@@ -65,7 +71,8 @@ public enum SimulatedStudy {
                 tap = max(tap, start + .milliseconds(700))
                 let release = press(at: tap, &events, &random)
                 marks.append((start, tap))
-                now = release + configuration.timing.feedbackDuration + milliseconds(400...2500, &random)
+                attemptStart = release + configuration.timing.feedbackDuration
+                now = attemptStart + milliseconds(400...2500, &random)
             }
             let transcript = VirtualClock.run(configuration: configuration, soundAudible: true, inputs: events.sorted { $0.instant < $1.instant })
             let startSeconds = firstDayUnixSeconds + Int64(planned.day) * 86_400 + 9 * 3600 + Int64(planned.slot) * gapSeconds

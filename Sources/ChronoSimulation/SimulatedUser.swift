@@ -13,6 +13,8 @@ public struct SimulatedScenario: Sendable {
     public var expectedBoundaries: Int
     /// When sound was lost, if it was.
     public var soundLostAt: MonotonicInstant?
+    /// Reproduction: the presses the person made during a presentation (the engine ignores and counts them).
+    public var expectedPressesDuringPresentation: Int = 0
     /// What the person did that was out of the ordinary, for the report line.
     public var behaviours: [String]
 }
@@ -47,6 +49,32 @@ public struct SimulatedUser {
             expectedStatus: script.status, expectedMarks: script.marks,
             expectedBoundaries: script.boundaries, soundLostAt: script.soundLostAt, behaviours: script.behaviours)
     }
+
+    /// Reproduction intervals: the range timing studies use most, a few longer.
+    static let reproductionIntervals = [10, 12, 15, 20, 24, 30, 40, 45, 60, 90, 120, 300]
+
+    /// One Reproduction session played by `person`: for each attempt the person waits out the
+    /// presentation (sometimes pressing during it, which the engine must ignore and count), presses to
+    /// start their reproduction 0.25–1.5 s after the end mark and presses again after a duration
+    /// drawn from `person` (Normal(B·T, W·B·T)); contacts bounce, and a few sessions are discarded
+    /// (two long presses during a presentation) or cut off. Deterministic for a given generator state.
+    public static func reproductionScenario(person: SimulatedParticipant, feedback: FeedbackPolicy = .shown,
+                                            using random: inout SplitMix64) -> SimulatedScenario {
+        let interval = try! TrainingInterval(seconds: reproductionIntervals.randomElement(using: &random)!)
+        let count = Int.random(in: 1...6, using: &random)
+        let configuration = try! SessionConfiguration(
+            mode: .reproduction, interval: interval, plannedCount: count, feedback: feedback)
+        var script = Script(configuration: configuration, random: random)
+        script.playReproduction(person: person)
+        random = script.random
+        var scenario = SimulatedScenario(
+            configuration: configuration, soundAudible: true,
+            inputs: script.events.sorted { $0.instant < $1.instant },
+            expectedStatus: script.status, expectedMarks: script.marks,
+            expectedBoundaries: 0, soundLostAt: nil, behaviours: script.behaviours)
+        scenario.expectedPressesDuringPresentation = script.pressesDuringPresentation
+        return scenario
+    }
 }
 
 /// Builds one scenario's edges step by step, tracking what should come of them.
@@ -59,6 +87,7 @@ private struct Script {
     var boundaries = 0
     var soundLostAt: MonotonicInstant?
     var behaviours: [String] = []
+    var pressesDuringPresentation = 0
 
     init(configuration: SessionConfiguration, random: SplitMix64) {
         self.configuration = configuration
@@ -172,6 +201,49 @@ private struct Script {
             behaviours.append("abort lapsed")
         }
         return true
+    }
+
+    // MARK: Reproduction
+
+    mutating func playReproduction(person: SimulatedParticipant) {
+        let interval = configuration.interval
+        var attemptStart = MonotonicInstant.zero
+        let discardAttempt = random.chance(0.05) ? Int.random(in: 1...configuration.plannedCount, using: &random) : nil
+        let cutOffAttempt = random.chance(0.05) ? Int.random(in: 1...configuration.plannedCount, using: &random) : nil
+        for attempt in 1...configuration.plannedCount {
+            let presentedEnd = SimulatedParticipant.presentationEnd(attemptStart: attemptStart, interval: interval)
+            if discardAttempt == attempt {
+                // Two long presses inside the presentation: asked, then confirmed.
+                let first = attemptStart + milliseconds(300...1500)
+                let release = press(at: first, hold: longHold())
+                press(at: release + milliseconds(200...800), hold: longHold())
+                status = .aborted
+                behaviours.append("aborted")
+                return
+            }
+            if random.chance(0.25) {
+                // An impatient press while the interval is presented: ignored, and counted.
+                let latest = presentedEnd.nanoseconds - 700_000_000
+                let at = MonotonicInstant(nanoseconds: Int64.random(in: (attemptStart.nanoseconds + 300_000_000)...latest, using: &random))
+                press(at: at, hold: milliseconds(60...200))
+                pressesDuringPresentation += 1
+                if !behaviours.contains("presses during presentation") { behaviours.append("presses during presentation") }
+            }
+            let start = presentedEnd + milliseconds(250...1500)
+            let startHold = tapHold()
+            let startRelease = press(at: start, hold: startHold)
+            let produced = person.producedDuration(for: interval, minimum: startHold + .milliseconds(100), using: &random)
+            let tap = max(start + produced, startRelease + .milliseconds(100))
+            if cutOffAttempt == attempt {
+                events.append(.endRequested(at: tap - .milliseconds(5)))
+                status = .interrupted
+                behaviours.append("cut off")
+                return
+            }
+            let release = press(at: tap, hold: tapHold())
+            marks.append((start, tap))
+            attemptStart = release + configuration.timing.feedbackDuration
+        }
     }
 
     // MARK: Passive

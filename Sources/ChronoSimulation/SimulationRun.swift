@@ -20,6 +20,7 @@ public struct SimulationRun {
             text += configuration.mode.usesAttempts ? " ×\(configuration.plannedCount)" : " ×\(configuration.plannedCount) reps"
             if configuration.mode.usesAttempts, !outcome.attempts.isEmpty {
                 text += " · score \(outcome.metrics.timeAcuityScore)"
+                if configuration.mode == .reproduction { text += " · ratio \((outcome.metrics.meanRatio * 1000).rounded() / 1000)" }
             } else if !configuration.mode.usesAttempts {
                 text += " · \(outcome.boundaries.count) boundaries"
             }
@@ -35,18 +36,24 @@ public struct SimulationRun {
     /// Wall-clock time of the first session; later ones follow an hour apart.
     public var firstSessionUnixSeconds: Int64
     public var device: String
+    /// When set, every session is a Reproduction session played by this person (`simulate --mode
+    /// reproduction --weber W --bias B`); otherwise the usual mix of Challenge, Fear and Passive.
+    public var reproductionPerson: SimulatedParticipant?
 
-    public init(seed: UInt64, firstSessionUnixSeconds: Int64 = 1_795_000_000, device: String = "simulator") {
+    public init(seed: UInt64, firstSessionUnixSeconds: Int64 = 1_795_000_000, device: String = "simulator",
+                reproductionPerson: SimulatedParticipant? = nil) {
         self.seed = seed
         self.firstSessionUnixSeconds = firstSessionUnixSeconds
         self.device = device
+        self.reproductionPerson = reproductionPerson
     }
 
     /// Runs `count` sessions, handing each result to `body` as soon as it is known.
     public func run(sessions count: Int, _ body: (SessionResult) -> Void) {
         var random = SplitMix64(seed: seed)
         for number in 1...max(count, 1) where count > 0 {
-            let scenario = SimulatedUser.scenario(using: &random)
+            let scenario = reproductionPerson.map { SimulatedUser.reproductionScenario(person: $0, using: &random) }
+                ?? SimulatedUser.scenario(using: &random)
             let transcript = VirtualClock.run(
                 configuration: scenario.configuration, soundAudible: scenario.soundAudible, inputs: scenario.inputs)
             let anchor = WallClockAnchor(

@@ -6,7 +6,12 @@ SPEC §3-§4 in plain Python, predicts each session's status, marks, summary and
 Random edge files with bounces, extra taps, long presses, aborts, sound loss and early ends are fed to
 both; any disagreement is printed and fails the run.
 
-Usage: replay_crosscheck.py PATH_TO_CHRONOCEPTION [--cases N] [--seed S]
+Reproduction (docs/REPRODUCTION.md) has its own model and its own generated sessions, checked after
+the others: presented marks at absolute deadlines (queued behind a cue still playing), presses during a
+presentation ignored and counted, the two presses of each reproduction, ratios, the summary with
+`mean_ratio` and the health record from the session start; half of them with feedback withheld.
+
+Usage: replay_crosscheck.py PATH_TO_CHRONOCEPTION [--cases N] [--seed S] [--reproduction-cases N]
 """
 import json
 import math
@@ -156,6 +161,231 @@ def model(case):
     return dict(status="incomplete", attempts=attempts, sounds=sounds, effective=effective)
 
 
+MS = 1_000_000
+PRESENTATION_DELAY = 2 * NS   # from an attempt's start to its first presented mark
+SEPARATION = 150 * MS         # the pause the engine keeps between two vibrations
+
+
+def cue_ms(kind):
+    """How long a cue plays, from the haptic table (tick 40 ms, 60 ms apart; buzz 600 ms; mark 100 ms;
+    150 ms after a buzz)."""
+    fixed = {"ready": 240, "start": 140, "recorded": 340, "abort-confirm": 890, "discarded": 2100,
+             "session-done": 1350, "mark": 100}
+    if kind in fixed:
+        return fixed[kind]
+    zone, direction = kind  # feedback: ticks say the zone, the buzz the direction
+    ticks = {"green": 1, "yellow": 2, "red": 3}[zone]
+    length = ticks * 40 + (ticks - 1) * 60
+    return length + (750 if direction == "late" else 660 if direction == "early" else 0)
+
+
+def model_reproduction(case):
+    """A Reproduction session as README and docs/REPRODUCTION.md describe it."""
+    o = case["options"]
+    interval = o["interval"] * NS
+    feedback, window = o["feedback_ms"] * MS, o["abort_ms"] * MS
+    shown = o["feedback"] == "shown"
+    gestures = recognise(case["edges"], o["debounce_ms"] * MS, o["long_press_ms"] * MS)
+    end_at = next((t for kind, t in case["others"] if kind == "end"), None)
+    stream = sorted(gestures + [(t, kind, None) for kind, t in case["others"]], key=lambda e: e[0])
+    if end_at is not None:
+        stream = [e for e in stream if e[0] <= end_at and (e[1] != "end" or e[0] == end_at)]
+    motor_free = 0
+    cues = []
+
+    def vibrate(kind, at):
+        nonlocal motor_free
+        begin = max(at, motor_free)
+        motor_free = begin + cue_ms(kind) * MS + SEPARATION
+        cues.append((kind, begin))
+        return begin
+
+    vibrate("ready", 0)
+    st = dict(phase="present", k=1, due=[PRESENTATION_DELAY, PRESENTATION_DELAY + interval], marks=[],
+              start=None, until=None, accept=None, abort=None, ignored=0)
+    attempts, presented = [], []
+
+    def result(status, **extra):
+        return dict(status=status, attempts=attempts, presented=presented, ignored=st["ignored"], cues=cues, **extra)
+
+    def deadlines_until(t):
+        while True:
+            due = []
+            if st["phase"] == "present":
+                due.append((st["due"][len(st["marks"])], 0))
+            if st["phase"] == "flash":
+                due.append((st["until"], 1))
+            if st["abort"] is not None:
+                due.append((st["abort"], 2))
+            if not due or min(due)[0] > t:
+                return
+            at, which = min(due)
+            if which == 0:
+                st["marks"].append(vibrate("mark", at))
+                if len(st["marks"]) == 2:
+                    st["phase"], st["accept"] = "wait", st["marks"][1]
+            elif which == 1:
+                st["k"] += 1
+                begin = at + PRESENTATION_DELAY
+                st.update(phase="present", due=[begin, begin + interval], marks=[])
+            else:
+                st["abort"] = None
+
+    for at, kind, pressed in stream:
+        deadlines_until(at)
+        if kind == "end":
+            return result("incomplete")
+        if kind == "long":
+            if st["abort"] is not None and at < st["abort"]:
+                vibrate("discarded", at)
+                return result("aborted")
+            st["abort"] = at + window
+            vibrate("abort-confirm", at)
+        elif kind == "tap":
+            if st["abort"] is not None:
+                st["abort"] = None
+                continue
+            if st["phase"] == "present" or (st["phase"] == "wait" and pressed < st["accept"]):
+                st["ignored"] += 1
+            elif st["phase"] == "wait":
+                st["phase"], st["start"] = "run", pressed
+                vibrate("start" if shown else "recorded", at)
+            elif st["phase"] == "run" and pressed >= st["start"]:
+                attempts.append((st["start"], pressed))
+                presented.append(tuple(st["marks"]))
+                error = pressed - st["start"] - interval
+                ape = abs(error) / interval
+                zone = "green" if ape < 0.05 else "yellow" if ape < 0.15 else "red"
+                direction = "late" if error > 0 else "early" if error < 0 else "on_time"
+                vibrate((zone, direction) if shown else "recorded", at)
+                if len(attempts) == o["count"]:
+                    vibrate("session-done", at)
+                    return result("completed", end=pressed)
+                st["phase"], st["until"] = "flash", at + feedback
+    deadlines_until(1 << 62)
+    return result("incomplete")
+
+
+def generate_reproduction(rng):
+    """A Reproduction session's edges: a person who mostly waits for the end mark, sometimes presses
+    during a presentation (or just before its end), holds to discard, or is cut off."""
+    o = dict(mode="reproduction", interval=rng.randint(10, 40), count=rng.randint(1, 4), threshold=0.1, sound=True,
+             auto_start=rng.random() < 0.3, feedback_ms=rng.choice([500, 1500, 2500]), debounce_ms=rng.choice([10, 30, 50]),
+             long_press_ms=rng.choice([800, 1500]), abort_ms=rng.choice([3000, 5000]),
+             feedback=rng.choice(["shown", "withheld"]))
+    edges, others = [], []
+    interval = o["interval"] * NS
+
+    def press(at, hold):
+        edges.append((True, at))
+        for _ in range(rng.choice([0, 0, 1, 2])):
+            at += rng.randint(100_000, o["debounce_ms"] * MS // 4)
+            edges.append((False, at))
+            at += rng.randint(100_000, o["debounce_ms"] * MS // 4)
+            edges.append((True, at))
+        edges.append((False, at + hold))
+        return at + hold
+
+    attempt_start = 0
+    for _ in range(o["count"] + rng.choice([0, 0, 0, 1])):
+        end_mark = attempt_start + PRESENTATION_DELAY + interval
+        if rng.random() < 0.3:  # impatient: a press during the presentation
+            press(rng.randint(attempt_start + 200 * MS, end_mark - 500 * MS), rng.randint(40, 200) * MS)
+        if rng.random() < 0.1:  # a long press: a discard request, sometimes confirmed
+            release = press(rng.randint(attempt_start + 200 * MS, end_mark - 4 * NS), o["long_press_ms"] * MS + rng.randint(1, 900) * MS)
+            if rng.random() < 0.5:
+                press(release + rng.randint(200, 1500) * MS, o["long_press_ms"] * MS + rng.randint(1, 900) * MS)
+        # The start of the reproduction, now and then a hair before the end mark.
+        start = end_mark + rng.randint(-150, 1500) * MS + rng.randint(0, MS - 1)
+        release = press(start, rng.randint(40, 400) * MS)
+        tap = max(release + 50 * MS, start + int(interval * rng.gauss(1.0, 0.12)))
+        release = press(tap, rng.randint(40, 400) * MS)
+        attempt_start = release + o["feedback_ms"] * MS
+    if rng.random() < 0.1:
+        others.append(("end", rng.randint(1, attempt_start + 5 * NS)))
+    return dict(options=o, edges=sorted(edges, key=lambda e: e[1]), others=others)
+
+
+def reproduction_cases(seed, count):
+    """Reproduction's cases, numbered after the others' (like `cases`)."""
+    rng = random.Random(seed * 7919 + 24)
+    for number in range(1, count + 1):
+        case = generate_reproduction(rng)
+        text = edge_file(case)
+        end = next((at for k, at in case["others"] if k == "end"), None)
+        if end is not None:
+            case["edges"] = [e for e in case["edges"] if e[1] < end]
+        offset = rng.choice([0, 3600, -18000, 19800])
+        wall = 1_795_417_200 + rng.randint(0, 10**7)
+        yield number, case, text, wall, offset
+
+
+def check_reproduction(case, got, wall, offset):
+    """What replay printed for a Reproduction case against the model; the problems found."""
+    o, m, problems = case["options"], model_reproduction(case), []
+    if got["status"] != m["status"]:
+        return ["status %s, model %s" % (got["status"], m["status"])]
+    marks = [(a["start_mark_ns"], a["tap_mark_ns"]) for a in got["attempts"]]
+    if marks != m["attempts"]:
+        problems.append("marks %s, model %s" % (marks, m["attempts"]))
+    shown = [(a["presented_start_ns"], a["presented_end_ns"]) for a in got["attempts"]]
+    if shown != m["presented"]:
+        problems.append("presented %s, model %s" % (shown, m["presented"]))
+    for a in got["attempts"]:
+        ratio = (a["tap_mark_ns"] - a["start_mark_ns"]) / (o["interval"] * NS)
+        if a["ratio"] != ratio:
+            problems.append("attempt %d ratio %r, model %r" % (a["index"], a["ratio"], ratio))
+    if got["presses_ignored_during_presentation"] != m["ignored"]:
+        problems.append("presses ignored during presentations %d, model %d" % (got["presses_ignored_during_presentation"], m["ignored"]))
+    motors = [(e["cue"], e["at_ns"]) for e in got["timeline"] if e["effect"] == "motor_on"]
+    firsts = []
+    for kind, begin in m["cues"]:
+        name = {"mark": None, "ready": "ready", "start": "start", "recorded": "recorded", "abort-confirm": "abort-confirm",
+                "discarded": "discarded", "session-done": "session-done"}.get(kind, "feedback")
+        firsts.append((name, begin))
+    onsets, seen = [], set()
+    for cue, at in motors:  # each vibration's first pulse only
+        key = (cue, at)
+        if cue.startswith("presented-"):
+            cue = None
+        elif cue.startswith("feedback-"):
+            cue = "feedback"
+        onsets.append((cue, at, key))
+    starts = [(c, at) for c, at, _ in onsets]
+    if not all(item in starts for item in firsts):
+        problems.append("vibrations %s, model %s" % (starts, firsts))
+    kinds = [e["effect"] for e in got["timeline"]]
+    if o["feedback"] == "withheld" and ("feedback" in kinds or kinds.count("recorded") != len(m["attempts"])):
+        problems.append("feedback withheld, but the timeline has %d feedback and %d recorded entries" % (kinds.count("feedback"), kinds.count("recorded")))
+    if problems:
+        return problems
+    errors = [(tap - start) / NS - o["interval"] for start, tap in m["attempts"]]
+    n = len(errors)
+    summary = {"chronoception_version": 2, "chronoception_mode": "reproduction", "target_interval_seconds": o["interval"], "attempt_count": n}
+    if n:
+        mean = sum(errors) / n
+        mape = sum(abs(e) / o["interval"] for e in errors) / n
+        summary.update(mean_abs_error_seconds=sum(abs(e) for e in errors) / n, mean_signed_error_seconds=mean,
+                       std_dev_error_seconds=math.sqrt(sum((e - mean) ** 2 for e in errors) / (n - 1)) if n > 1 else 0.0,
+                       mean_abs_percent_error=mape, time_acuity_score=math.floor(100 * min(max(1 - mape / 0.5, 0), 1) + 0.5),
+                       mean_ratio=sum((tap - start) / (o["interval"] * NS) for start, tap in m["attempts"]) / n)
+    for key, value in summary.items():
+        actual = got["summary"].get(key)
+        ok = (type(actual) is float and abs(actual - value) <= 1e-9 * max(1, abs(value))) if type(value) is float \
+            else (actual == value and type(actual) is type(value))
+        if not ok:
+            problems.append("%s = %r, model %r" % (key, actual, value))
+    record = got["health_record"]
+    if (record is not None) != (m["status"] == "completed"):
+        problems.append("health record %s, model %s" % (record is not None, m["status"] == "completed"))
+    elif record is not None:
+        if record["startDate"] != iso(wall * NS, offset):
+            problems.append("startDate %s, model %s (the session start)" % (record["startDate"], iso(wall * NS, offset)))
+        if record["endDate"] != iso(wall * NS + m["end"], offset):
+            problems.append("endDate %s, model %s" % (record["endDate"], iso(wall * NS + m["end"], offset)))
+    return problems
+
+
 def iso(ns, offset):
     from datetime import datetime, timedelta, timezone
     tz = timezone(timedelta(seconds=offset))
@@ -275,6 +505,8 @@ def replay_command(binary, path, options, wall, offset):
         command.append("--no-sound-audible")
     if o["auto_start"]:
         command.append("--auto-start")
+    if o.get("feedback", "shown") != "shown":
+        command += ["--feedback", o["feedback"]]
     return command
 
 
@@ -334,8 +566,25 @@ def main():
             failures += 1
             print("case %d (%s): %s" % (number, " ".join(command[2:]), "; ".join(problems)))
             print("  edges: " + text.replace("\n", " | "))
+    reproduction = int(sys.argv[sys.argv.index("--reproduction-cases") + 1]) if "--reproduction-cases" in sys.argv else 200
+    reproduction_failures = 0
+    for number, case, text, wall, offset in reproduction_cases(seed, reproduction):
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+            handle.write(text)
+            path = handle.name
+        command = replay_command(binary, path, case["options"], wall, offset) + ["--compact"]
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            problems = ["exit %d: %s" % (result.returncode, result.stderr.strip())]
+        else:
+            problems = check_reproduction(case, json.loads(result.stdout), wall, offset)
+        if problems:
+            reproduction_failures += 1
+            print("reproduction case %d (%s): %s" % (number, " ".join(command[2:]), "; ".join(problems)))
+            print("  edges: " + text.replace("\n", " | "))
     print("crosscheck: %d passed, %d failed" % (count - failures, failures))
-    sys.exit(1 if failures else 0)
+    print("crosscheck reproduction: %d passed, %d failed" % (reproduction - reproduction_failures, reproduction_failures))
+    sys.exit(1 if failures or reproduction_failures else 0)
 
 
 if __name__ == "__main__":

@@ -15,13 +15,13 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The edge file, or - for standard input.")
     var edges: String
 
-    @Option(help: "challenge, fear or passive.")
+    @Option(help: "challenge, fear, passive or reproduction.")
     var mode: SessionMode = .challenge
 
     @Option(help: "The interval: 300, 300s, 5m, 5m0s, 5m 0s or 1m30s (10s to 120m 59s).")
     var interval: String
 
-    @Option(help: "Attempts (Challenge, Fear). Default 1.")
+    @Option(help: "Attempts (Challenge, Fear, Reproduction). Default 1.")
     var attempts: Int?
 
     @Option(help: "Repetitions (Passive). Default 6.")
@@ -29,6 +29,9 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(name: .customLong("fear-threshold"), help: "Fear threshold as a fraction (0.10 = 10 %).")
     var fearThreshold: Double = SessionConfiguration.defaultFearThreshold
+
+    @Option(help: "shown (per-attempt feedback) or withheld (a neutral recorded cue per press, as in a feedback-off study block).")
+    var feedback: FeedbackPolicy = .shown
 
     @Flag(inversion: .prefixedNo, help: "Whether sound is audible at session start (Fear).")
     var soundAudible = true
@@ -55,7 +58,10 @@ struct ReplayCommand: ParsableCommand {
             throw ValidationError("--repetitions is for Passive; use --attempts with \(mode.rawValue).")
         }
         if !mode.usesAttempts, attempts != nil {
-            throw ValidationError("--attempts is for Challenge and Fear; use --repetitions with passive.")
+            throw ValidationError("--attempts is for Challenge, Fear and Reproduction; use --repetitions with passive.")
+        }
+        if !mode.usesAttempts, feedback == .withheld {
+            throw ValidationError("--feedback withheld is for modes with attempts; Passive gives no feedback to withhold.")
         }
         _ = try sessionConfiguration()
         _ = try wallClockAnchor()
@@ -80,8 +86,10 @@ struct ReplayCommand: ParsableCommand {
         timingOptions.apply(to: &flags)
         // No store and no board: the resolver's built-in settings and board timing stand in for them.
         do {
-            return try SessionResolver.configuration(mode: mode, flags: flags, settings: SessionSettings(), board: .builtIn,
-                                                     pattern: { _ in parsedPattern })
+            var configuration = try SessionResolver.configuration(mode: mode, flags: flags, settings: SessionSettings(), board: .builtIn,
+                                                                  pattern: { _ in parsedPattern })
+            configuration.feedback = feedback
+            return configuration
         } catch { throw usageFailure(error) }
     }
 

@@ -59,6 +59,8 @@ struct SessionTimingOptions: ParsableArguments {
 
 extension SessionMode: ExpressibleByArgument {}
 
+extension FeedbackPolicy: ExpressibleByArgument {}
+
 /// Parses an `--interval` value, failing with the core's own message (what is wrong and how to write it).
 func parseInterval(_ text: String) throws -> TrainingInterval {
     do { return try TrainingInterval.parse(text) } catch { throw ValidationError(error.description) }

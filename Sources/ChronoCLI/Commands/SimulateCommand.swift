@@ -23,10 +23,36 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .customLong("data-dir"), help: "Also save the sessions into the store in this directory (an hour apart, ending now).")
     var dataDirectory: String?
 
+    @Option(help: "reproduction: every session is a Reproduction session played by one person (--weber, --bias). Default: a mix of challenge, fear and passive.")
+    var mode: SessionMode?
+
+    @Option(help: "Reproduction: the person's Weber fraction, the SD of their reproduced durations over the mean (0 to 1; default 0.1).")
+    var weber: Double?
+
+    @Option(help: "Reproduction: the person's bias, the mean ratio of reproduced to presented duration (0.2 to 5; 1 is none; default 1).")
+    var bias: Double?
+
     func validate() throws {
         guard sessions >= 1, sessions <= 10_000_000 else {
             throw ValidationError("--sessions must be between 1 and 10000000.")
         }
+        if let mode, mode != .reproduction {
+            throw ValidationError("--mode \(mode.rawValue): simulate mixes challenge, fear and passive by itself; --mode takes only reproduction.")
+        }
+        if mode == nil, weber != nil || bias != nil {
+            throw ValidationError("--weber and --bias describe a Reproduction person: add --mode reproduction.")
+        }
+        if let weber, !(weber >= 0 && weber <= 1) {
+            throw ValidationError("--weber \(weber) is out of range: give the Weber fraction from 0 to 1, for example 0.1.")
+        }
+        if let bias, !(bias >= 0.2 && bias <= 5) {
+            throw ValidationError("--bias \(bias) is out of range: give the mean ratio from 0.2 to 5, for example 1.05 for 5 % long.")
+        }
+    }
+
+    /// The Reproduction person, when `--mode reproduction` was given.
+    private var person: SimulatedParticipant? {
+        mode == .reproduction ? SimulatedParticipant(weberFraction: weber ?? 0.1, meanRatio: bias ?? 1) : nil
     }
 
     func run() throws {
@@ -36,7 +62,8 @@ struct SimulateCommand: ParsableCommand {
         let writer = try dataDirectory.map { try SimulationStoreWriter(store: openChronoStore(StoreLocation(directory: $0)), sessions: sessions) }
         var saveFailure: (any Error)?
         var saved = 0
-        SimulationRun(seed: seed, firstSessionUnixSeconds: writer?.firstSessionUnixSeconds ?? 1_795_000_000).run(sessions: sessions) { result in
+        SimulationRun(seed: seed, firstSessionUnixSeconds: writer?.firstSessionUnixSeconds ?? 1_795_000_000,
+                      reproductionPerson: person).run(sessions: sessions) { result in
             // The first failed save stops the saving (a full disk fails every later one the same way);
             // the simulation itself goes on, since its invariants do not depend on the store.
             if saveFailure == nil, let writer {
