@@ -44,22 +44,35 @@ public struct SyncedSession: Codable, Hashable, Sendable {
     /// study, and always from devices older than studies (optional, so their batches decode as before).
     public var study: Study?
 
-    /// One Challenge or Fear attempt.
+    /// One Challenge, Fear or Reproduction attempt. For every attempt mode the produced duration is
+    /// `tap − start` and the target the session's interval; in Reproduction `start` is the press that
+    /// starts the reproduction, `tap` the press that ends it, and the two presented marks' onsets come
+    /// beside them (absent in other modes and from devices older than Reproduction, so their batches
+    /// decode as before).
     public struct Attempt: Codable, Hashable, Sendable {
         public var index: Int
         public var startMonotonicNanoseconds: Int64
         public var tapMonotonicNanoseconds: Int64
+        /// Reproduction: the onset of the mark that began the presented interval.
+        public var presentedStartMonotonicNanoseconds: Int64?
+        /// Reproduction: the onset of the mark that ended it.
+        public var presentedEndMonotonicNanoseconds: Int64?
 
-        public init(index: Int, startMonotonicNanoseconds: Int64, tapMonotonicNanoseconds: Int64) {
+        public init(index: Int, startMonotonicNanoseconds: Int64, tapMonotonicNanoseconds: Int64,
+                    presentedStartMonotonicNanoseconds: Int64? = nil, presentedEndMonotonicNanoseconds: Int64? = nil) {
             self.index = index
             self.startMonotonicNanoseconds = startMonotonicNanoseconds
             self.tapMonotonicNanoseconds = tapMonotonicNanoseconds
+            self.presentedStartMonotonicNanoseconds = presentedStartMonotonicNanoseconds
+            self.presentedEndMonotonicNanoseconds = presentedEndMonotonicNanoseconds
         }
 
         enum CodingKeys: String, CodingKey {
             case index
             case startMonotonicNanoseconds = "start_mono_ns"
             case tapMonotonicNanoseconds = "tap_mono_ns"
+            case presentedStartMonotonicNanoseconds = "presented_start_mono_ns"
+            case presentedEndMonotonicNanoseconds = "presented_end_mono_ns"
         }
     }
 
@@ -180,7 +193,8 @@ extension SyncedSession {
         self.soundAudibleAtStart = soundAudibleAtStart
         fearSoundEffective = outcome.fearSoundEffective
         attempts = outcome.attempts.map {
-            Attempt(index: $0.index, startMonotonicNanoseconds: $0.startMark.nanoseconds, tapMonotonicNanoseconds: $0.tapMark.nanoseconds)
+            Attempt(index: $0.index, startMonotonicNanoseconds: $0.startMark.nanoseconds, tapMonotonicNanoseconds: $0.tapMark.nanoseconds,
+                    presentedStartMonotonicNanoseconds: $0.presentedStart?.nanoseconds, presentedEndMonotonicNanoseconds: $0.presentedEnd?.nanoseconds)
         }
         boundaries = outcome.boundaries.enumerated().map { position, boundary in
             Boundary(index: boundary.index, dueMonotonicNanoseconds: boundary.due.nanoseconds,
@@ -264,7 +278,9 @@ extension SyncedSession {
             endedAt: MonotonicInstant(nanoseconds: endedMonotonicNanoseconds),
             attempts: attempts.map {
                 AttemptMeasurement(index: $0.index, target: interval, startMark: MonotonicInstant(nanoseconds: $0.startMonotonicNanoseconds),
-                                   tapMark: MonotonicInstant(nanoseconds: $0.tapMonotonicNanoseconds))
+                                   tapMark: MonotonicInstant(nanoseconds: $0.tapMonotonicNanoseconds),
+                                   presentedStart: $0.presentedStartMonotonicNanoseconds.map(MonotonicInstant.init(nanoseconds:)),
+                                   presentedEnd: $0.presentedEndMonotonicNanoseconds.map(MonotonicInstant.init(nanoseconds:)))
             },
             boundaries: boundaries.map { PassiveBoundary(index: $0.index, due: MonotonicInstant(nanoseconds: $0.dueMonotonicNanoseconds)) },
             fearSoundEffective: fearSoundEffective, reason: nil,

@@ -30,7 +30,9 @@ extension PostgresCollectorStore {
                 for session in plan.sessions where inserted.contains(session.wire.id) && attached.insert(session.wire.id).inserted {
                     let id = CollectorValue.text(session.wire.id)
                     for attempt in session.wire.attempts {
-                        attempts.append([id, .integer(Int64(attempt.index)), .integer(attempt.startMonotonicNanoseconds), .integer(attempt.tapMonotonicNanoseconds)])
+                        attempts.append([id, .integer(Int64(attempt.index)), .integer(attempt.startMonotonicNanoseconds), .integer(attempt.tapMonotonicNanoseconds),
+                                         attempt.presentedStartMonotonicNanoseconds.map(CollectorValue.integer) ?? .null,
+                                         attempt.presentedEndMonotonicNanoseconds.map(CollectorValue.integer) ?? .null])
                     }
                     for (position, boundary) in session.wire.boundaries.enumerated() {
                         boundaries.append([id, .integer(Int64(position)), .integer(Int64(boundary.index)), .integer(boundary.dueMonotonicNanoseconds),
@@ -40,6 +42,7 @@ extension PostgresCollectorStore {
                 if !attempts.isEmpty {
                     try await connection.query(Self.unnestInsert(table: "attempt", columns: [
                         ("session_id", .text, false), ("attempt_index", .integer, false), ("start_mono_ns", .integer, false), ("tap_mono_ns", .integer, false),
+                        ("presented_start_mono_ns", .integer, true), ("presented_end_mono_ns", .integer, true),
                     ], rows: attempts, suffix: ""), logger: logger)
                 }
                 if !boundaries.isEmpty {
@@ -198,7 +201,8 @@ extension PostgresCollectorStore {
             for row in try await Self.all(connection, PostgresQuery(unsafeSQL: filter.attemptsSQL, binds: bindings), logger) {
                 attempts[try row[0].decode(String.self), default: []].append(SyncedSession.Attempt(
                     index: Int(try row[1].decode(Int64.self)), startMonotonicNanoseconds: try row[2].decode(Int64.self),
-                    tapMonotonicNanoseconds: try row[3].decode(Int64.self)))
+                    tapMonotonicNanoseconds: try row[3].decode(Int64.self),
+                    presentedStartMonotonicNanoseconds: try row[4].decode(Int64?.self), presentedEndMonotonicNanoseconds: try row[5].decode(Int64?.self)))
             }
             var boundaries: [String: [SyncedSession.Boundary]] = [:]
             for row in try await Self.all(connection, PostgresQuery(unsafeSQL: filter.boundariesSQL, binds: bindings), logger) {

@@ -11,7 +11,7 @@ extension SQLiteCollectorStore {
             if (device[1] as Int64?) != nil { throw CollectorError.keyRefused(CollectorMessages.revoked(device[0])) }
             let placeholders = Array(repeating: "?", count: CollectorSchema.sessionColumns.count).joined(separator: ", ")
             let insertSession = try db.cachedStatement(sql: "INSERT INTO session (\(SessionRowCodec.columnList())) VALUES (\(placeholders)) ON CONFLICT DO NOTHING")
-            let insertAttempt = try db.cachedStatement(sql: "INSERT INTO attempt (session_id, attempt_index, start_mono_ns, tap_mono_ns) VALUES (?, ?, ?, ?)")
+            let insertAttempt = try db.cachedStatement(sql: "INSERT INTO attempt (session_id, attempt_index, start_mono_ns, tap_mono_ns, presented_start_mono_ns, presented_end_mono_ns) VALUES (?, ?, ?, ?, ?, ?)")
             let insertBoundary = try db.cachedStatement(sql: "INSERT INTO boundary (session_id, position, boundary_index, due_mono_ns, fired_mono_ns) VALUES (?, ?, ?, ?, ?)")
             // A session this collector has, sent again by its own device: only the note may differ
             // (the device re-sends a session whose note changed); every other column stays as first stored.
@@ -28,7 +28,8 @@ extension SQLiteCollectorStore {
                 accepted += 1
                 let id = session.wire.id
                 for attempt in session.wire.attempts {
-                    try insertAttempt.execute(arguments: [id, attempt.index, attempt.startMonotonicNanoseconds, attempt.tapMonotonicNanoseconds])
+                    try insertAttempt.execute(arguments: [id, attempt.index, attempt.startMonotonicNanoseconds, attempt.tapMonotonicNanoseconds,
+                                                          attempt.presentedStartMonotonicNanoseconds, attempt.presentedEndMonotonicNanoseconds])
                 }
                 for (position, boundary) in session.wire.boundaries.enumerated() {
                     try insertBoundary.execute(arguments: [id, position, boundary.index, boundary.dueMonotonicNanoseconds, boundary.firedMonotonicNanoseconds])
@@ -82,7 +83,8 @@ extension SQLiteCollectorStore {
             let rows = try Row.fetchAll(db, sql: filter.sessionsSQL, arguments: arguments)
             var attempts: [String: [SyncedSession.Attempt]] = [:]
             for row in try Row.fetchAll(db, sql: filter.attemptsSQL, arguments: arguments) {
-                attempts[row[0], default: []].append(SyncedSession.Attempt(index: row[1], startMonotonicNanoseconds: row[2], tapMonotonicNanoseconds: row[3]))
+                attempts[row[0], default: []].append(SyncedSession.Attempt(index: row[1], startMonotonicNanoseconds: row[2], tapMonotonicNanoseconds: row[3],
+                                                                           presentedStartMonotonicNanoseconds: row[4], presentedEndMonotonicNanoseconds: row[5]))
             }
             var boundaries: [String: [SyncedSession.Boundary]] = [:]
             for row in try Row.fetchAll(db, sql: filter.boundariesSQL, arguments: arguments) {

@@ -158,6 +158,12 @@ public enum CollectorSchema {
         Migration(sqlite: ["ALTER TABLE session ADD COLUMN note TEXT"],
                   postgres: ["ALTER TABLE session ADD COLUMN note TEXT"]),
         Migration(sqlite: version4(postgres: false), postgres: version4(postgres: true)),
+        // Version 5: Reproduction's presented interval on each attempt (`SyncedSession.Attempt`'s
+        // presented_start_mono_ns and presented_end_mono_ns); NULL in other modes and from older devices.
+        Migration(sqlite: ["ALTER TABLE attempt ADD COLUMN presented_start_mono_ns INTEGER",
+                           "ALTER TABLE attempt ADD COLUMN presented_end_mono_ns INTEGER"],
+                  postgres: ["ALTER TABLE attempt ADD COLUMN presented_start_mono_ns BIGINT",
+                             "ALTER TABLE attempt ADD COLUMN presented_end_mono_ns BIGINT"]),
     ]
 
     /// The tables a collector's database holds; a database with other tables and no `schema_version` is

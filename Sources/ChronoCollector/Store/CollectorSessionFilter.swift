@@ -29,7 +29,7 @@ struct CollectorSessionFilter {
             ORDER BY s.started_unix_ns DESC, s.id DESC\(limitClause)
             """
         attemptsSQL = """
-            SELECT a.session_id, a.attempt_index, a.start_mono_ns, a.tap_mono_ns FROM attempt a
+            SELECT a.session_id, a.attempt_index, a.start_mono_ns, a.tap_mono_ns, a.presented_start_mono_ns, a.presented_end_mono_ns FROM attempt a
             WHERE a.session_id IN (\(selected)) ORDER BY a.session_id, a.attempt_index
             """
         boundariesSQL = """
