@@ -15,7 +15,7 @@ public struct ChronoceptionCollector: ParsableCommand {
         commandName: "chronoception-collector",
         abstract: "Collect many devices' sessions: serve the sync routes and pages, enrol and revoke devices, export.",
         version: Version.line(program: "chronoception-collector"),
-        subcommands: [Serve.self, Enrol.self, Devices.self, Revoke.self, Preferences.self, Export.self, Keys.self, Analysis.self],
+        subcommands: [Serve.self, Enrol.self, Devices.self, Revoke.self, Preferences.self, Export.self, Keys.self, Analysis.self, ProtocolCommand.self],
         defaultSubcommand: Serve.self)
 
     public init() {}

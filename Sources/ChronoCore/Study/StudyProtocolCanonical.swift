@@ -2,7 +2,8 @@ extension StudyProtocol {
     /// The protocol's meaning as JSON in one fixed form: every field written, defaults filled in,
     /// intervals in whole seconds, keys in a fixed order. Two documents that differ only in spacing,
     /// key order or spelled-out defaults have the same canonical form; the collector compares it to
-    /// decide whether a (name, version) it already holds is being loaded again unchanged.
+    /// decide whether a (name, version) it already holds is being loaded again unchanged. It is itself a
+    /// valid document that reads back as the same protocol.
     public var canonicalJSON: JSONValue {
         var members: [(String, JSONValue)] = [("name", .string(name)), ("version", .int(version))]
         if let description { members.append(("description", .string(description))) }
@@ -19,7 +20,8 @@ extension StudyProtocol {
             ]
             if block.mode == .fear { fields.append(("fear_threshold", .double(block.fearThreshold))) }
             fields.append(("feedback", .string(block.feedback.rawValue)))
-            fields.append(("reveal_at_block_end", .bool(block.revealAtBlockEnd)))
+            // Only where the document may say it, so the canonical form reads back as the same protocol.
+            if block.feedback == .withheld { fields.append(("reveal_at_block_end", .bool(block.revealAtBlockEnd))) }
             return .object(fields)
         })))
         return .object(members)

@@ -1,0 +1,189 @@
+import ChronoCollector
+import ChronoCore
+import ChronoSync
+import Foundation
+import Testing
+
+/// Protocols and assignments on both stores (docs/STUDIES.md), and the assignment in the sync reply.
+@Suite("Collector studies")
+struct CollectorStudyTests {
+    typealias F = CollectorFixtures
+
+    static func example() throws -> String {
+        try String(contentsOfFile: StudyProtocolPath.example, encoding: .utf8)
+    }
+
+    /// The example under another version, its sessions unchanged.
+    static func version(_ number: Int, of text: String) -> String {
+        text.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": \(number),")
+    }
+
+    static func load(_ store: any CollectorStore, _ text: String, at now: Int64 = F.now) async throws -> StudyProtocolLoad {
+        let parsed = try StudyProtocol.parse(text)
+        return try await store.loadStudyProtocol(name: parsed.name, version: parsed.version, document: text,
+                                                 fingerprint: parsed.fingerprint, nowUnixNanoseconds: now)
+    }
+
+    static func assign(_ store: any CollectorStore, _ participant: String, _ name: String = "sleep-2026", version: Int? = nil,
+                       seed: Int64 = 42, start: Int64 = F.now) async throws -> (record: StudyAssignmentRecord, change: StudyAssignChange) {
+        try await store.assignStudy(StudyAssignRequest(participant: participant, protocolName: name, protocolVersion: version, seed: seed,
+                                                       startUnixNanoseconds: start), nowUnixNanoseconds: F.now + 1)
+    }
+
+    static func refusal(_ body: () async throws -> Void) async -> String? {
+        do { try await body(); return nil } catch let error as CollectorError {
+            guard case .invalidValue(let message) = error else { return "other: \(error)" }
+            return message
+        } catch { return "other: \(error)" }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aNameAndVersionKeepTheirFirstContent(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let text = try Self.example()
+            #expect(try await Self.load(store, text) == .added)
+            #expect(try await Self.load(store, text, at: F.now + 5) == .unchanged(loadedUnixNanoseconds: F.now))
+            // Reformatted, same meaning: unchanged, and the first document is the one kept.
+            let compact = try StudyProtocol.parse(text).canonicalJSON.prettyText
+            #expect(try await Self.load(store, compact) == .unchanged(loadedUnixNanoseconds: F.now))
+            // Other content under the same name and version: refused, nothing changes.
+            let changed = text.replacingOccurrences(of: "\"minimum_gap_minutes\": 180", with: "\"minimum_gap_minutes\": 120")
+            #expect(try await Self.load(store, changed, at: F.now + 6) == .conflict(loadedUnixNanoseconds: F.now))
+            #expect(try await Self.load(store, Self.version(2, of: changed), at: F.now + 7) == .added)
+            let held = try await store.studyProtocols()
+            #expect(held.map { "\($0.name)@\($0.version)" } == ["sleep-2026@1", "sleep-2026@2"])
+            let fingerprint = try StudyProtocol.parse(text).fingerprint
+            #expect(held[0].document == text && held[0].loadedUnixNanoseconds == F.now && held[0].fingerprint == fingerprint)
+            #expect(held[1].loadedUnixNanoseconds == F.now + 7 && held.map(\.activeAssignments) == [0, 0])
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func assignmentsIndexUnassignAndRestore(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let text = try Self.example()
+            _ = try await Self.load(store, text)
+            _ = try await Self.load(store, Self.version(2, of: text))
+            // No version: the highest loaded. Each protocol numbers its own participants from 0.
+            let first = try await Self.assign(store, "P001", seed: 7, start: F.now - 3_600_000_000_000)
+            #expect(first.change == .assigned)
+            #expect(first.record == StudyAssignmentRecord(participant: "P001", protocolName: "sleep-2026", protocolVersion: 2, participantIndex: 0,
+                                                          seed: 7, startUnixNanoseconds: F.now - 3_600_000_000_000,
+                                                          assignedUnixNanoseconds: F.now + 1, unassignedUnixNanoseconds: nil))
+            #expect(try await Self.assign(store, "P002", version: 1).record.participantIndex == 0)
+            #expect(try await Self.assign(store, "P003", version: 2).record.participantIndex == 1)
+            // Again the same: unchanged. Another protocol while one is active: refused with the fix.
+            let again = try await Self.assign(store, "P001", version: 2, seed: 99)
+            #expect(again.change == .unchanged && again.record.seed == 7)
+            #expect(await Self.refusal { _ = try await Self.assign(store, "P001", version: 1) }
+                == "Participant 'P001' is assigned sleep-2026@2 already; a participant follows one protocol at a time. Unassign it first: `chronoception-collector protocol unassign --participant P001`.")
+            #expect(await Self.refusal { _ = try await Self.assign(store, "P009", "sleep-2027") }
+                == "No protocol sleep-2027 is loaded (loaded: sleep-2026@1, sleep-2026@2). Load it first: `chronoception-collector protocol load FILE`.")
+            #expect(await Self.refusal { _ = try await Self.assign(store, "P009", version: 3) }
+                == "No protocol sleep-2026@3 is loaded (loaded: sleep-2026@1, sleep-2026@2). Load it first: `chronoception-collector protocol load FILE`.")
+
+            let ended = try await store.unassignStudy(participant: "P001", nowUnixNanoseconds: F.now + 10)
+            #expect(ended.unassignedUnixNanoseconds == F.now + 10 && ended.participantIndex == 0)
+            #expect(await Self.refusal { _ = try await store.unassignStudy(participant: "P001", nowUnixNanoseconds: F.now + 11) }
+                == "Participant 'P001' has no protocol assigned (`chronoception-collector protocol status` lists the assignments).")
+            // A new participant takes the next index (P001's is not reused); P001 back gets its own plan again.
+            #expect(try await Self.assign(store, "P004", version: 2).record.participantIndex == 2)
+            let restored = try await Self.assign(store, "P001", version: 2, seed: 1234, start: F.now)
+            #expect(restored.change == .restored)
+            #expect(restored.record == first.record)
+            // Now P001 may move to version 1 only after unassigning, and gets that protocol's next index.
+            _ = try await store.unassignStudy(participant: "P001", nowUnixNanoseconds: F.now + 12)
+            #expect(try await Self.assign(store, "P001", version: 1).record.participantIndex == 1)
+            #expect(try await store.studyProtocols().map(\.activeAssignments) == [2, 2])
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func studyTagsAreStoredAndTheStatusCountsThem(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            _ = try await F.enrol(store)
+            #expect(try await store.studyAssignment(deviceID: F.deviceID) == nil)
+            let text = try Self.example()
+            _ = try await Self.load(store, text)
+            // Day 0 began 30 hours before `now`: day 1 is under way.
+            let start = F.now - 30 * 3_600_000_000_000
+            let record = try await Self.assign(store, "P001", seed: 42, start: start).record
+            let wire = try #require(try await store.studyAssignment(deviceID: F.deviceID.uppercased()))
+            #expect(wire == SyncedStudyAssignment(protocolName: "sleep-2026", protocolVersion: 1, document: text, participant: "P001",
+                                                  participantIndex: 0, startUnixNanoseconds: start, seed: 42))
+            let assignment = try wire.validated()
+            let plan = assignment.plan
+            // Positions 0 and 1 (day 0) done, with their tags.
+            var sessions: [SyncedSession] = []
+            for position in 0..<2 {
+                var session = F.challenge(startedAgo: Int64(29 - position * 4) * 3_600_000_000_000)
+                session.study = SyncedSession.Study(plan.tag(for: plan.sessions[position]))
+                sessions.append(session)
+            }
+            let untagged = F.challenge(startedAgo: 3_600_000_000_000)
+            let receipt = try await store.ingest(try IngestPlan.validate(F.batch(sessions + [untagged])), deviceID: F.deviceID, nowUnixNanoseconds: F.now)
+            #expect(receipt.accepted == 3)
+            let stored = try await store.sessions(CollectorSessionQuery(device: F.deviceID))
+            #expect(stored.first { $0.session.id == sessions[0].id }?.session == sessions[0])
+            #expect(stored.first { $0.session.id == sessions[1].id }?.session.study?.tag == plan.tag(for: plan.sessions[1]))
+            #expect(stored.first { $0.session.id == untagged.id }?.session.study == nil)
+
+            let rows = try await store.studyStatus(nowUnixNanoseconds: F.now)
+            #expect(rows.count == 1 && rows[0].assignment == record && rows[0].total == 28)
+            let status = try #require(rows[0].status)
+            #expect((status.done, status.missed, status.due, status.upcoming) == (2, 0, 2, 24))
+            #expect(status.day == 1 && status.next == 2 && status.nextDueUnixNanoseconds == start + 86_400_000_000_000)
+            // Unassigned: the reply carries no study any more; the sessions and their tags stay.
+            _ = try await store.unassignStudy(participant: "P001", nowUnixNanoseconds: F.now + 1)
+            #expect(try await store.studyAssignment(deviceID: F.deviceID) == nil)
+            #expect(try await store.studyStatus(nowUnixNanoseconds: F.now).isEmpty)
+            #expect(try await store.sessions(CollectorSessionQuery(device: F.deviceID)).compactMap(\.session.study).count == 2)
+        }
+    }
+
+    @Test("a batch with a study tag outside the core's bounds is refused naming rule session_study")
+    func badTagRefusesTheBatch() throws {
+        var session = F.challenge()
+        session.study = SyncedSession.Study(StudyTag(protocolName: "sleep 2026", protocolVersion: 1, participant: "P001", blockIndex: 0,
+                                                     blockName: "pre", planPosition: 0, condition: "c", feedbackShown: true))
+        do {
+            _ = try IngestPlan.validate(F.batch([session]))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description.hasSuffix("breaks rule session_study: the study tag's protocol name 'sleep 2026' is not a name: use 1 to 64 letters, digits, '-', '_' or '.', e.g. sleep-2026"))
+        }
+    }
+
+    @Test("schema version 4 appends the study tag's columns after the note, and the two study tables")
+    func schemaVersionFour() {
+        #expect(CollectorSchema.migrations.count >= 4)
+        #expect(CollectorSchema.sessionColumns.map(\.name).suffix(from: 31).prefix(9) == [
+            "note", "study_protocol", "study_protocol_version", "study_participant", "study_block_index", "study_block",
+            "study_plan_position", "study_condition", "study_feedback_shown",
+        ])
+        #expect(CollectorSchema.migrations[3].sqlite.prefix(2) == [
+            "ALTER TABLE session ADD COLUMN study_protocol TEXT", "ALTER TABLE session ADD COLUMN study_protocol_version INTEGER",
+        ])
+        #expect(CollectorSchema.migrations[3].postgres[1] == "ALTER TABLE session ADD COLUMN study_protocol_version BIGINT")
+        #expect(CollectorSchema.migrations[3].postgres[7] == "ALTER TABLE session ADD COLUMN study_feedback_shown BOOLEAN")
+        #expect(CollectorSchema.migrations[3].sqlite.count == 12 && CollectorSchema.migrations[3].postgres.count == 12)
+    }
+
+    @Test("NAME and NAME@VERSION as typed")
+    func references() throws {
+        #expect(try CollectorStudy.reference("sleep-2026") == ("sleep-2026", nil))
+        #expect(try CollectorStudy.reference("sleep-2026@12") == ("sleep-2026", 12))
+        #expect(throws: CollectorError.invalidValue("'two' is not a version: write a whole number from 1, e.g. sleep-2026@2.")) {
+            _ = try CollectorStudy.reference("sleep-2026@two")
+        }
+        #expect(throws: CollectorError.invalidValue("'a b' is not a protocol: write NAME or NAME@VERSION, e.g. sleep-2026@2 (`chronoception-collector protocol list` shows them).")) {
+            _ = try CollectorStudy.reference("a b")
+        }
+    }
+}
+
+/// Where the worked example lives, for the collector's tests.
+enum StudyProtocolPath {
+    static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("examples/protocols/sleep-2026.json").path
+}
