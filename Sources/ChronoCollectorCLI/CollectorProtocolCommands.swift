@@ -33,8 +33,10 @@ extension ChronoceptionCollector {
                 let parsed: StudyProtocol
                 do { parsed = try StudyProtocol.parse(text) } catch {
                     let count = error.problems.count
+                    // One error line: the problems one after the other, each ending in its own full stop.
+                    let problems = error.problems.map { $0.description.hasSuffix(".") ? $0.description : $0.description + "." }
                     throw CommandFailure(message: "\(shownPath) is not a valid protocol (\(count) problem\(count == 1 ? "" : "s")): "
-                                         + error.problems.map(\.description).joined(separator: "; ") + ". Fix the file and load it again.",
+                                         + problems.joined(separator: " ") + " Fix the file and load it again.",
                                          status: .badInput)
                 }
                 try withCollectorStore(store) { opened in

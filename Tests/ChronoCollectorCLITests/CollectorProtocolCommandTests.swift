@@ -62,7 +62,7 @@ struct CollectorProtocolCommandTests {
             .write(toFile: bad, atomically: true, encoding: .utf8)
         let refused = try Self.run(["load", bad], in: directory)
         #expect(refused.status == ExitStatus.badInput.rawValue && refused.output == "")
-        #expect(refused.error == "error: '\(bad)' is not a valid protocol (1 problem): line 5: 5s is too short: intervals go from 10s to 120m 59s.. Fix the file and load it again.\n")
+        #expect(refused.error == "error: '\(bad)' is not a valid protocol (1 problem): line 5: 5s is too short: intervals go from 10s to 120m 59s. Fix the file and load it again.\n")
 
         let loaded = try Self.run(["load", Self.example], in: directory)
         #expect(loaded == Result(status: 0, output: "Loaded sleep-2026@1: 4 blocks, 28 sessions over 14 days, 2 a day at least 180 minutes apart. Assign it with `chronoception-collector protocol assign sleep-2026@1 --participant P`.\n", error: ""))

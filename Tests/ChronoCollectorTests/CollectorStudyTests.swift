@@ -2,6 +2,8 @@ import ChronoCollector
 import ChronoCore
 import ChronoSync
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import Testing
 
 /// Protocols and assignments on both stores (docs/STUDIES.md), and the assignment in the sync reply.
@@ -138,6 +140,43 @@ struct CollectorStudyTests {
             #expect(try await store.studyAssignment(deviceID: F.deviceID) == nil)
             #expect(try await store.studyStatus(nowUnixNanoseconds: F.now).isEmpty)
             #expect(try await store.sessions(CollectorSessionQuery(device: F.deviceID)).compactMap(\.session.study).count == 2)
+        }
+    }
+
+    @Test(arguments: StoreKind.available)
+    func theSyncReplyCarriesTheParticipantsAssignment(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let code = try await SyncRouteTests.makeCode(store)
+            try await SyncRouteTests.withClient(store) { client in
+                let enrolled = try await SyncRouteTests.post(client, SyncProtocol.enrolPath, json: F.request(code: code))
+                let key = try JSONDecoder().decode(EnrolmentGrant.self, from: Data(enrolled.text.utf8)).key
+                // Nothing assigned: no "study" member at all.
+                var answer = try await SyncRouteTests.post(client, SyncProtocol.batchesPath, json: F.batch([]), key: key)
+                #expect(answer.status == .ok && answer.json["study"] == nil)
+
+                let text = try Self.example()
+                _ = try await Self.load(store, text)
+                _ = try await Self.assign(store, "P001", seed: 42, start: F.now)
+                var session = F.challenge()
+                let plan = try StudyAssignment(studyProtocol: StudyProtocol.parse(text), participant: "P001", participantIndex: 0, seed: 42,
+                                               startUnixNanoseconds: F.now).plan
+                session.study = SyncedSession.Study(plan.tag(for: plan.sessions[0]))
+                answer = try await SyncRouteTests.post(client, SyncProtocol.batchesPath, json: F.batch([session]), key: key)
+                #expect(answer.status == .ok)
+                let study = try #require(answer.json["study"] as? [String: Any])
+                #expect(study.keys.sorted() == ["document", "participant", "participant_index", "protocol_name", "protocol_version", "seed", "start_unix_ns"])
+                #expect(study["document"] as? String == text && study["protocol_name"] as? String == "sleep-2026")
+                #expect(study["start_unix_ns"] as? Int64 == F.now && study["seed"] as? Int == 42 && study["participant_index"] as? Int == 0)
+                let receipt = try JSONDecoder().decode(SyncReceipt.self, from: Data(answer.text.utf8))
+                #expect(receipt.accepted == 1 && receipt.study?.participant == "P001")
+                #expect(try receipt.study?.validated().plan == plan)
+                // The tag went over the wire as its own object and is stored.
+                #expect(try await store.sessions(CollectorSessionQuery()).first?.session.study?.tag == plan.tag(for: plan.sessions[0]))
+
+                _ = try await store.unassignStudy(participant: "P001", nowUnixNanoseconds: F.now + 1)
+                answer = try await SyncRouteTests.post(client, SyncProtocol.batchesPath, json: F.batch([], after: 1), key: key)
+                #expect(answer.status == .ok && answer.json["study"] == nil)
+            }
         }
     }
 
