@@ -95,6 +95,13 @@ struct DaemonStudyTests {
         daemon.feed(tap(from) + tap(from + 1_000) + tap(from + 11_000) + tap(from + 13_000) + tap(from + 23_000), until: ms(from + 40_000))
     }
 
+    /// What `chronoception status` prints for the daemon's last state file.
+    static func statusLines(_ daemon: Daemon) -> [String] {
+        guard let file = daemon.lastState?.published(at: WallTime(unixNanoseconds: 0, utcOffsetSeconds: 0)).stateFileJSON(pid: getpid()),
+              let object = try? JSONSerialization.jsonObject(with: Data(file.compactText.utf8)) as? [String: Any] else { return [] }
+        return StateFileText.lines(object)
+    }
+
     static func described(_ next: DeviceState.NextSession?) -> String {
         next.map { "\($0.mode.rawValue) \($0.interval) ×\($0.count)\($0.inStudy ? " in study" : "")" } ?? "none"
     }
@@ -137,6 +144,8 @@ struct DaemonStudyTests {
         #expect(Self.described(daemon.lastState?.nextSession) == "passive 15s ×2")
         // The score of a block with feedback is shown.
         #expect(daemon.lastState?.lastSession?.timeAcuityScore == 100)
+        // `chronoception status` prints the state file's line as it is.
+        #expect(Self.statusLines(daemon).contains("Study sleep-2026 · day 1 · session 2 of 2 · next due 10:01"))
 
         // A long press while a study runs: the presets, marked as outside the study.
         daemon.feed(Self.tap(50_000, hold: 1_500), until: Self.ms(52_000))
@@ -173,6 +182,8 @@ struct DaemonStudyTests {
         let withheld = try #require(daemon.lastState?.lastSession)
         #expect(withheld.timeAcuityScore == nil && withheld.resultsWithheld)
         #expect(daemon.lastState?.published(at: WallTime(unixNanoseconds: 0, utcOffsetSeconds: 0)).stateFileJSON(pid: 1)["last_session"]?["results_withheld"] == .bool(true))
+        #expect(Self.statusLines(daemon).contains("Last session: results withheld (a study block without feedback)"))
+        #expect(!Self.statusLines(daemon).contains { $0.hasPrefix("Last feedback") })
         // The block's second session, an hour later: the block has ended, its results are shown.
         Self.runTwoAttempts(daemon, from: Self.hour + 60_000)
         #expect(daemon.starts.map(\.study?.planPosition) == [2, 3])

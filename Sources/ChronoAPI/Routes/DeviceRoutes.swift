@@ -8,10 +8,11 @@ enum DeviceRoutes {
         group.get("device") { _, _ in
             let status = state.device.status()
             let last = try await state.withStore { try $0.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first }
+            let withheld = last == nil ? [] : try await WithheldResults.ids(state)
             return JSONResponse.ok(.object([
                 ("device", status.apiJSON),
                 ("setup", state.device.setup().json),
-                ("last_session", last.map(lastSessionJSON) ?? .null),
+                ("last_session", last.map { WithheldResults.shown(lastSessionJSON($0), in: withheld) } ?? .null),
             ]))
         }
         group.post("device/start") { request, context in

@@ -11,7 +11,13 @@ enum ProgressRoutes {
             let now = state.nowUnixNanoseconds
             let offset = state.utcOffsetSeconds(at: now)
             let report = try await state.withStore { try $0.progress(nowUnixNanoseconds: now, utcOffsetSeconds: offset, only: only) }
-            return JSONResponse.ok(report.json)
+            // The recent sessions of a withheld study block show no result (`WithheldResults`).
+            let withheld = try await WithheldResults.ids(state)
+            guard !withheld.isEmpty, case .object(let members) = report.json else { return JSONResponse.ok(report.json) }
+            return JSONResponse.ok(.object(members.map { key, value in
+                guard key == "recent_sessions", case .array(let lines) = value else { return (key, value) }
+                return (key, .array(lines.map { WithheldResults.shown($0, in: withheld) }))
+            }))
         }
         group.get("progress/daily") { request, _ in
             let parameters = QueryParameters(request: request)

@@ -12,8 +12,9 @@ enum SessionRoutes {
         group.get("sessions") { request, _ in
             let query = try sessionQuery(QueryParameters(request: request))
             let page = try await state.withStore { try $0.sessionPage(query) }
+            let withheld = try await WithheldResults.ids(state)
             return JSONResponse.ok(.object([
-                ("sessions", .array(page.sessions.map(\.json))),
+                ("sessions", .array(page.sessions.map { WithheldResults.shown($0.json, in: withheld) })),
                 ("next_cursor", page.next.map { .string(cursorText($0)) } ?? .null),
             ]))
         }
@@ -22,7 +23,7 @@ enum SessionRoutes {
             // Ids are compared in their canonical form; anything that is not a UUID names no session.
             guard let id = CanonicalUUID(text)?.text else { throw APIError.notFound("No session \(text.prefix(64)) (a session id is a UUID).") }
             let session = try await state.withStore { try $0.session(id: id) }
-            return JSONResponse.ok(SessionDetailJSON.json(session))
+            return JSONResponse.ok(WithheldResults.shown(SessionDetailJSON.json(session), in: try await WithheldResults.ids(state)))
         }
         group.patch("sessions/:id") { request, context in
             let text = try context.parameters.require("id")
@@ -32,7 +33,7 @@ enum SessionRoutes {
                 try store.setNote(sessionID: id, note: note)
                 return try store.session(id: id)
             }
-            return JSONResponse.ok(SessionDetailJSON.json(session))
+            return JSONResponse.ok(WithheldResults.shown(SessionDetailJSON.json(session), in: try await WithheldResults.ids(state)))
         }
     }
 

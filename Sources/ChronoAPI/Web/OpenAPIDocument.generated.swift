@@ -100,7 +100,12 @@ enum OpenAPIDocument {
                         },
                         "time_acuity_score": {
                           "type": "integer",
-                          "nullable": true
+                          "nullable": true,
+                          "description": "Null for a Passive session and while results_withheld."
+                        },
+                        "results_withheld": {
+                          "type": "boolean",
+                          "description": "Present (true) only for a study session whose block withholds feedback and has not ended (or never reveals on the device): time_acuity_score is null."
                         }
                       }
                     }
@@ -637,6 +642,10 @@ enum OpenAPIDocument {
                             "type": "string",
                             "nullable": true,
                             "description": "A person's note on the session (\"tired\", \"after coffee\"): one line, at most 200 characters; null when there is none. Changed with PATCH /sessions/{id}."
+                          },
+                          "results_withheld": {
+                            "type": "boolean",
+                            "description": "Present (true) only for a study session whose block withholds feedback and has not ended (or never reveals on the device): every member that carries a result (score, errors) is null."
                           }
                         }
                       }
@@ -2568,7 +2577,7 @@ enum OpenAPIDocument {
           },
           "state": {
             "type": "string",
-            "description": "Idle, Configuring, WaitingForStart, AttemptRunning, FeedbackFlash, PassiveRunning, SessionSummary, Completed, Aborted, Interrupted, Stopped, or NoDevice."
+            "description": "Idle, Configuring, Presenting, WaitingForStart, AttemptRunning, FeedbackFlash, PassiveRunning, SessionSummary, Completed, Aborted, Interrupted, Stopped, or NoDevice."
           },
           "board": {
             "type": "string",
@@ -2653,7 +2662,7 @@ enum OpenAPIDocument {
           "next_session": {
             "type": "object",
             "nullable": true,
-            "description": "While the device is idle: what it starts on a tap of its button or on POST /device/start {} (the daemon's own answer: the last session's configuration, or the defaults once one changed after it, also across a restart). Null during a session, without a device, and once stopped.",
+            "description": "While the device is idle: what it starts on a tap of its button or on POST /device/start {} (the daemon's own answer: the last session's configuration, or the defaults once one changed after it, also across a restart). Null during a session, without a device, and once stopped. While a study is assigned and one of its sessions is due, that planned session (in_study true).",
             "required": [
               "mode",
               "interval",
@@ -2675,6 +2684,78 @@ enum OpenAPIDocument {
               "count": {
                 "type": "integer",
                 "description": "Attempts (Challenge, Fear) or repetitions (Passive)."
+              },
+              "in_study": {
+                "type": "boolean",
+                "description": "Whether it is the assigned study's next planned session (false: the person's own, outside any study)."
+              }
+            }
+          },
+          "study": {
+            "type": "object",
+            "nullable": true,
+            "description": "The assigned study and where the participant stands (docs/STUDIES.md, \"On the device\"); null when no study is assigned. Counts and the next due clock time only, never an elapsed time.",
+            "required": [
+              "protocol",
+              "version",
+              "day",
+              "session",
+              "sessions_per_day",
+              "sessions",
+              "done",
+              "missed",
+              "next_due",
+              "due_now",
+              "finished",
+              "line"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "protocol": {
+                "type": "string",
+                "description": "The protocol's name."
+              },
+              "version": {
+                "type": "integer"
+              },
+              "day": {
+                "type": "integer",
+                "nullable": true,
+                "description": "The next planned session's study day, from 1; null once finished."
+              },
+              "session": {
+                "type": "integer",
+                "nullable": true,
+                "description": "Its place in that day, from 1; null once finished."
+              },
+              "sessions_per_day": {
+                "type": "integer"
+              },
+              "sessions": {
+                "type": "integer",
+                "description": "Sessions in the whole plan."
+              },
+              "done": {
+                "type": "integer"
+              },
+              "missed": {
+                "type": "integer"
+              },
+              "next_due": {
+                "type": "string",
+                "nullable": true,
+                "description": "When the next planned session may start, when that is later than now (ISO 8601); null when it is due now or the study is finished."
+              },
+              "due_now": {
+                "type": "boolean",
+                "description": "A tap (or POST /device/start {}) starts the next planned session now."
+              },
+              "finished": {
+                "type": "boolean"
+              },
+              "line": {
+                "type": "string",
+                "description": "The line in words, e.g. Study sleep-2026 · day 3 · session 2 of 4 · next due 14:00."
               }
             }
           },
@@ -2833,6 +2914,10 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "results_withheld": {
+            "type": "boolean",
+            "description": "Present (true) only for a study session whose block withholds feedback and has not ended (or never reveals on the device): every member that carries a result (score, errors; each attempt's elapsed time, error, zone, feedback) is null."
           }
         }
       },
@@ -3058,6 +3143,10 @@ enum OpenAPIDocument {
                   "type": "string",
                   "nullable": true,
                   "description": "A person's note on the session (\"tired\", \"after coffee\"): one line, at most 200 characters; null when there is none. Changed with PATCH /sessions/{id}."
+                },
+                "results_withheld": {
+                  "type": "boolean",
+                  "description": "Present (true) only for a study session whose block withholds feedback and has not ended (or never reveals on the device): every member that carries a result (score, errors) is null."
                 }
               }
             }

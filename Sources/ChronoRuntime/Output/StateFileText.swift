@@ -29,7 +29,15 @@ public enum StateFileText {
         if let attempt = text("attempt"), let count = text("attempt_count") { lines.append("Attempt: \(attempt) of \(count)") }
         if let done = text("repetitions_done"), let count = text("repetition_count") { lines.append("Boundaries: \(done) of \(count)") }
         if let next = text("next_boundary") { lines.append("Next boundary: \(next)") }
-        if let offered = text("offered_preset") { lines.append("Offered preset: \(offered)") }
+        if let offered = text("offered_preset") {
+            let studyRuns = (object["study"] as? [String: Any]).map { ($0["finished"] as? NSNumber)?.boolValue != true } ?? false
+            lines.append("Offered preset: \(offered)\(studyRuns ? " (outside the study)" : "")")
+        }
+        // The assigned study, in the daemon's own words (never an elapsed time).
+        if let study = object["study"] as? [String: Any], let line = study["line"] as? String { lines.append(line) }
+        if let last = object["last_session"] as? [String: Any], (last["results_withheld"] as? NSNumber)?.boolValue == true {
+            lines.append("Last session: results withheld (a study block without feedback)")
+        }
         if let request = object["pairing_request"] as? [String: Any], let name = request["name"] as? String,
            let address = request["address"] as? String {
             lines.append("Pairing request: \(name) from \(address) (hold the button while idle to approve)")
