@@ -34,7 +34,7 @@ extension ChronoceptionCollector {
                 do { parsed = try StudyProtocol.parse(text) } catch {
                     let count = error.problems.count
                     // One error line: the problems one after the other, each ending in its own full stop.
-                    let problems = error.problems.map { $0.description.hasSuffix(".") ? $0.description : $0.description + "." }
+                    let problems = error.problems.map { $0.description.hasSuffix(".") || $0.description.hasSuffix("?") ? $0.description : $0.description + "." }
                     throw CommandFailure(message: "\(shownPath) is not a valid protocol (\(count) problem\(count == 1 ? "" : "s")): "
                                          + problems.joined(separator: " ") + " Fix the file and load it again.",
                                          status: .badInput)
