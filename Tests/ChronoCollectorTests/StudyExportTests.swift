@@ -71,3 +71,17 @@ private typealias F = CollectorFixtures
         #expect(estimates[0] == StudyAnalysisCSV.estimateColumns.joined(separator: ","))
     }
 }
+
+extension StudyExportTests {
+    @Test func aReproductionAttemptCarriesItsPresentedInterval() throws {
+        var session = F.challenge(id: "5d1c7a4e-2b3f-4c5d-8e9f-0a1b2c3d4e5f", errorsMilliseconds: [500])
+        session.mode = "reproduction"
+        session.attempts[0].presentedStartMonotonicNanoseconds = 5_100_000_000
+        session.attempts[0].presentedEndMonotonicNanoseconds = 5_900_000_000
+        let row = try #require(TidyExport.rows(Self.stored(session)).first)
+        let names = TidyCodebook.columns.map(\.name)
+        let cells = Dictionary(uniqueKeysWithValues: zip(names, row))
+        #expect(cells["mode"] == "reproduction" && cells["produced_ns"] == "10500000000")
+        #expect(cells["presented_start_mono_ns"] == "5100000000" && cells["presented_end_mono_ns"] == "5900000000")
+    }
+}

@@ -88,7 +88,7 @@ public enum TidyExport {
 
     /// A Reproduction attempt's presented interval (its two motor boundaries); none for other modes.
     static func presentedBoundaries(_ attempt: SyncedSession.Attempt) -> (start: Int64?, end: Int64?) {
-        (nil, nil)
+        (attempt.presentedStartMonotonicNanoseconds, attempt.presentedEndMonotonicNanoseconds)
     }
 
     static func number(_ value: Double) -> String { value.isFinite ? "\(value)" : "" }
