@@ -44,13 +44,22 @@ function setupList(setup) {
 // The start button names what the device will start: its own `next_session` (what a tap or a start
 // without a configuration starts), never the last session, which a changed default replaces.
 function startLabel(next) {
+  if (next && next.in_study) return `Start the study's next session (${modeName(next.mode)} ${next.interval} ×${next.count}) on the device`;
   return next ? `Start ${modeName(next.mode)} ${next.interval} ×${next.count} on the device` : "Start a session on the device";
+}
+// The assigned study, in the device's own words (GET /device's and each state event's `study.line`):
+// counts and the next due time only, never an elapsed time. Nothing when no study is assigned.
+function studyLine(device) {
+  return device && device.study ? el("p", { "data-role": "study-line" }, device.study.line) : null;
 }
 // Each state event carries `next_session` while the device is idle: a default changed elsewhere
 // (Settings, the command line) renames the button without a reload.
 function refreshStartLabel(device) {
   const button = document.querySelector("[data-role=start-next]");
   if (button && device && device.next_session) button.textContent = startLabel(device.next_session);
+  // The study line changes with the day and each session: the state event carries it.
+  const line = document.querySelector("[data-role=study-line]");
+  if (line && device && device.study) line.textContent = device.study.line;
 }
 
 async function pageHome() {
@@ -77,14 +86,15 @@ async function pageHome() {
       message.textContent = (await deviceAction("start")).text; // live.js: the page's words, never a session's id
     }, "data-role": "start-next" }, startLabel(d.next_session)));
   }
-  status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)),
+  status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)), studyLine(d),
     d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,
     d.health ? el("p", { class: "muted" }, `Health log: ${d.health}`) : null, primary, message].filter(Boolean));
   if (live && live.running) primary.hidden = true;
   const s = data.last_session;
   if (!s) { last.replaceWith(emptyFirstSession()); return; }
   last.replaceChildren(el("h2", { id: "h-last" }, "Last session"),
-    s.time_acuity_score === null ? el("p", { class: "muted" }, "No score: Passive sessions have no attempts.")
+    s.results_withheld ? el("p", { class: "muted", "data-role": "results-withheld" }, "Results withheld: this study block gives no feedback until it ends.")
+      : s.time_acuity_score === null ? el("p", { class: "muted" }, "No score: Passive sessions have no attempts.")
       : el("p", { class: "big" }, String(s.time_acuity_score), el("span", { class: "muted" }, " Time Acuity")),
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
     el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));

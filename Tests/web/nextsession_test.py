@@ -92,7 +92,7 @@ def summary_window(daemon):
     check("summary: the session stays completed", stored.get("status") == "completed", stored.get("status"))
     check("summary: it is the last session", (idle.get("last_session") or {}).get("session_id") == session_id, idle.get("last_session"))
     check("summary: the device would start it again (nothing changed since)",
-          idle["device"].get("next_session") == {"mode": "passive", "interval": "10s", "interval_seconds": 10, "count": 2},
+          idle["device"].get("next_session") == {"mode": "passive", "interval": "10s", "interval_seconds": 10, "count": 2, "in_study": False},
           idle["device"].get("next_session"))
 
 
@@ -184,7 +184,7 @@ def main():
         settings = daemon.api("/settings")
         daemon.api("/settings", "PATCH", {"version": settings["version"],
                                           "values": {"default-mode": "challenge", "default-interval": "15s", "default-attempts": "2"}})
-        want = {"mode": "challenge", "interval": "15s", "interval_seconds": 15, "count": 2}
+        want = {"mode": "challenge", "interval": "15s", "interval_seconds": 15, "count": 2, "in_study": False}
         seen = daemon.until(lambda d: d["device"].get("next_session") == want, "named the new defaults as its next session", timeout=10)
         check("defaults: GET /device's next_session names them", seen["device"]["next_session"] == want, seen["device"])
 

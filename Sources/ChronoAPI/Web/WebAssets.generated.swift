@@ -353,13 +353,22 @@ function setupList(setup) {
 // The start button names what the device will start: its own `next_session` (what a tap or a start
 // without a configuration starts), never the last session, which a changed default replaces.
 function startLabel(next) {
+  if (next && next.in_study) return `Start the study's next session (${modeName(next.mode)} ${next.interval} ×${next.count}) on the device`;
   return next ? `Start ${modeName(next.mode)} ${next.interval} ×${next.count} on the device` : "Start a session on the device";
+}
+// The assigned study, in the device's own words (GET /device's and each state event's `study.line`):
+// counts and the next due time only, never an elapsed time. Nothing when no study is assigned.
+function studyLine(device) {
+  return device && device.study ? el("p", { "data-role": "study-line" }, device.study.line) : null;
 }
 // Each state event carries `next_session` while the device is idle: a default changed elsewhere
 // (Settings, the command line) renames the button without a reload.
 function refreshStartLabel(device) {
   const button = document.querySelector("[data-role=start-next]");
   if (button && device && device.next_session) button.textContent = startLabel(device.next_session);
+  // The study line changes with the day and each session: the state event carries it.
+  const line = document.querySelector("[data-role=study-line]");
+  if (line && device && device.study) line.textContent = device.study.line;
 }
 
 async function pageHome() {
@@ -386,19 +395,20 @@ async function pageHome() {
       message.textContent = (await deviceAction("start")).text; // live.js: the page's words, never a session's id
     }, "data-role": "start-next" }, startLabel(d.next_session)));
   }
-  status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)),
+  status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)), studyLine(d),
     d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,
     d.health ? el("p", { class: "muted" }, `Health log: ${d.health}`) : null, primary, message].filter(Boolean));
   if (live && live.running) primary.hidden = true;
   const s = data.last_session;
   if (!s) { last.replaceWith(emptyFirstSession()); return; }
   last.replaceChildren(el("h2", { id: "h-last" }, "Last session"),
-    s.time_acuity_score === null ? el("p", { class: "muted" }, "No score: Passive sessions have no attempts.")
+    s.results_withheld ? el("p", { class: "muted", "data-role": "results-withheld" }, "Results withheld: this study block gives no feedback until it ends.")
+      : s.time_acuity_score === null ? el("p", { class: "muted" }, "No score: Passive sessions have no attempts.")
       : el("p", { class: "big" }, String(s.time_acuity_score), el("span", { class: "muted" }, " Time Acuity")),
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
     el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
 }
-"""#####, "00b7b74c488c4344"),
+"""#####, "a7f0d6466edec4a0"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -412,8 +422,8 @@ async function pageHome() {
 <script src="/format.js?v=dfdb24a77e00ed45" defer></script>
 <script src="/core.js?v=0aac229f88d3b400" defer></script>
 <script src="/live.js?v=9176e7577dc18283" defer></script>
-<script src="/home.js?v=00b7b74c488c4344" defer></script>
-<script src="/progress.js?v=ccf907c43c05dcdf" defer></script>
+<script src="/home.js?v=a7f0d6466edec4a0" defer></script>
+<script src="/progress.js?v=be64be564e25647a" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
 <script src="/settings.js?v=b5c04689753284e4" defer></script>
 <script src="/sessions.js?v=203fd8ca5cf417df" defer></script>
@@ -440,7 +450,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "a51818e27c93933f"),
+"""#####, "6d4a18421bfb91c7"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -1044,7 +1054,8 @@ function sessionItem(s) {
       el("span", { class: "muted" }, when(s.started_at))),
     el("span", { class: "muted" }, `${s.status} · ${s.done_count} of ${s.planned_count}`,
       s.time_acuity_score !== null ? ` · Time Acuity ${s.time_acuity_score}` : "",
-      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : ""), noteListLine(s));
+      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : "",
+      s.results_withheld ? " · results withheld (study block without feedback)" : ""), noteListLine(s));
 }
 
 async function pageDay(day) {
@@ -1066,10 +1077,11 @@ async function pageSession(id) {
     el("p", { class: "phase" }, `${modeName(s.mode)} · ${s.interval} · ${s.status}`),
     el("p", { class: "muted" }, `${when(s.started_at)} · board ${s.board}${s.reason ? ` · ${s.reason}` : ""}`),
     s.time_acuity_score !== null ? el("p", {}, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", seconds(s.mean_abs_error_seconds), " · bias ", signed(s.mean_signed_error_seconds)) : null,
+    s.results_withheld ? el("p", { "data-role": "results-withheld" }, `Results withheld: this study block gives no feedback until it ends. ${s.attempts.length} attempt${s.attempts.length === 1 ? "" : "s"} recorded.`) : null,
     s.fear_sound_effective !== null ? el("p", {}, `Fear sound effective: ${s.fear_sound_effective ? "yes" : "no"}`) : null,
     el("p", { class: "muted" }, `Health log: ${s.health_log || "not written"}`));
   const parts = [summary, noteEditor(s)];
-  if (s.attempts.length) {
+  if (s.attempts.length && !s.results_withheld) {
     parts.push(el("section", { class: "card", "aria-labelledby": "a-title" }, el("h2", { id: "a-title" }, "Attempts"),
       el("div", { class: "table-wrap" }, el("table", {},
         el("thead", {}, el("tr", {}, ["#", "Pressed at", "Error", "Error %", "Zone"].map((h) => el("th", { scope: "col" }, h)))),
@@ -1083,7 +1095,7 @@ async function pageSession(id) {
   }
   main.lastChild.replaceWith(...parts);
 }
-"""#####, "ccf907c43c05dcdf"),
+"""#####, "be64be564e25647a"),
         "/sessions.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Sessions page — every session, found by mode, interval and date range.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
