@@ -80,7 +80,7 @@ extension ChronoceptionCollector {
                     (name, version) = try CollectorStudy.reference(reference)
                     participant = try CollectorCredentials.validName(self.participant)
                     startNanoseconds = try CollectorStudyText.start(date: start, nowUnixNanoseconds: now,
-                                                                    utcOffsetSeconds: LocalTimeZone.utcOffsetSeconds(atUnixSeconds: now / 1_000_000_000))
+                                                                    utcOffsetSeconds: { LocalTimeZone.utcOffsetSeconds(atUnixSeconds: $0) })
                 } catch { throw CollectorFailure.wrap(error) }
                 if let seed, !StudyLimits.seeds.contains(seed) {
                     throw CommandFailure(message: "--seed \(seed) is out of range: use 0 to \(StudyLimits.seeds.upperBound).", status: .usage)

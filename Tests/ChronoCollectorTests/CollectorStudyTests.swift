@@ -208,6 +208,25 @@ struct CollectorStudyTests {
         #expect(CollectorSchema.migrations[3].sqlite.count == 12 && CollectorSchema.migrations[3].postgres.count == 12)
     }
 
+    @Test("day 1 starts at local midnight: of --start's date, or of today; the offset taken at that midnight")
+    func startOfTheStudy() throws {
+        // Berlin: summer time (UTC+2) from 2026-03-29 01:00 UTC to 2026-10-25 01:00 UTC, else UTC+1.
+        let berlin: (Int64) -> Int = { (1_774_746_000..<1_792_890_000).contains($0) ? 7_200 : 3_600 }
+        let midnight: Int64 = 1_795_737_600 * 1_000_000_000  // 2026-11-27 00:00 UTC
+        #expect(try CollectorStudyText.start(date: "2026-11-27", nowUnixNanoseconds: 0, utcOffsetSeconds: berlin) == midnight - 3_600_000_000_000)
+        #expect(try CollectorStudyText.start(date: "2026-07-01", nowUnixNanoseconds: 0, utcOffsetSeconds: berlin)
+            == CalendarDay(parsing: "2026-07-01")!.unixNanoseconds() - 7_200_000_000_000)
+        // 23:30 UTC on the 26th is already the 27th in Berlin.
+        #expect(try CollectorStudyText.start(date: nil, nowUnixNanoseconds: midnight - 1_800_000_000_000, utcOffsetSeconds: berlin)
+            == midnight - 3_600_000_000_000)
+        #expect(try CollectorStudyText.start(date: nil, nowUnixNanoseconds: midnight + 5, utcOffsetSeconds: { _ in -18_000 })
+            == midnight - 86_400_000_000_000 + 18_000_000_000_000)
+        #expect(throws: CollectorError.invalidValue("--start takes a date as YYYY-MM-DD, e.g. 2026-11-27 (day 1 of the study begins at 00:00 there); got '27/11/2026'.")) {
+            _ = try CollectorStudyText.start(date: "27/11/2026", nowUnixNanoseconds: 0, utcOffsetSeconds: { _ in 0 })
+        }
+        #expect(CollectorStudyText.utc(midnight + 9 * 3_600_000_000_000 + 5 * 60_000_000_000) == "2026-11-27 09:05 UTC")
+    }
+
     @Test("NAME and NAME@VERSION as typed")
     func references() throws {
         #expect(try CollectorStudy.reference("sleep-2026") == ("sleep-2026", nil))

@@ -14,19 +14,23 @@ public enum CollectorStudyText {
         return "\(date.year)-\(two(Int64(date.month)))-\(two(Int64(date.day))) \(two(minutes / 60)):\(two(minutes % 60)) UTC"
     }
 
-    /// The start of study day 0: 00:00 local time (at `utcOffsetSeconds`) of `date`, or of the day
-    /// `now` falls on when no date is given.
-    public static func start(date: String?, nowUnixNanoseconds now: Int64, utcOffsetSeconds offset: Int) throws(CollectorError) -> Int64 {
-        let offsetNanoseconds = Int64(offset) * 1_000_000_000
-        guard let date else {
-            let local = now + offsetNanoseconds
-            let day = local >= 0 ? local / StudySchedule.dayNanoseconds : (local - StudySchedule.dayNanoseconds + 1) / StudySchedule.dayNanoseconds
-            return day * StudySchedule.dayNanoseconds - offsetNanoseconds
+    /// The start of study day 0: 00:00 local time of `date`, or of the day `now` falls on when no date
+    /// is given. `utcOffsetSeconds` gives the local offset at a Unix second (taken at the day's
+    /// midnight, so a date across a change of summer time gets its own offset).
+    public static func start(date: String?, nowUnixNanoseconds now: Int64,
+                             utcOffsetSeconds offsetAt: (Int64) -> Int) throws(CollectorError) -> Int64 {
+        let day: Int64
+        if let date {
+            guard let parsed = CalendarDay(parsing: date) else {
+                throw .invalidValue("--start takes a date as YYYY-MM-DD, e.g. 2026-11-27 (day 1 of the study begins at 00:00 there); got '\(TerminalSafeText.sanitized(date, keepNewlines: false).prefix(40))'.")
+            }
+            day = parsed.daysSinceEpoch
+        } else {
+            let local = now + Int64(offsetAt(now / 1_000_000_000)) * 1_000_000_000
+            day = local >= 0 ? local / StudySchedule.dayNanoseconds : (local - StudySchedule.dayNanoseconds + 1) / StudySchedule.dayNanoseconds
         }
-        guard let day = CalendarDay(parsing: date) else {
-            throw .invalidValue("--start takes a date as YYYY-MM-DD, e.g. 2026-11-27 (day 1 of the study begins at 00:00 there); got '\(TerminalSafeText.sanitized(date, keepNewlines: false).prefix(40))'.")
-        }
-        return day.unixNanoseconds() - offsetNanoseconds
+        let midnightUTC = day * StudySchedule.dayNanoseconds
+        return midnightUTC - Int64(offsetAt(midnightUTC / 1_000_000_000)) * 1_000_000_000
     }
 
     /// A schedule in words: `28 sessions over 14 days, 2 a day at least 180 minutes apart`.
