@@ -19,6 +19,7 @@ enum StoreSchema {
         migrator.registerMigration(SessionNoteSchema.migrationIdentifier, migrate: SessionNoteSchema.migrate)
         migrator.registerMigration(APIKeyUseSchema.migrationIdentifier, migrate: APIKeyUseSchema.migrate)
         migrator.registerMigration(StudySchema.migrationIdentifier, migrate: StudySchema.migrate)
+        migrator.registerMigration(ReproductionSchema.migrationIdentifier, migrate: ReproductionSchema.migrate)
         return migrator
     }
 

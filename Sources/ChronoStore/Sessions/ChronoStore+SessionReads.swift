@@ -23,13 +23,13 @@ extension ChronoStore {
             WHERE \(filter) ORDER BY s.started_unix_ns, s.id
             """, arguments: arguments)
         guard !rows.isEmpty else { return [] }
-        var attempts: [String: [(Int, Int64, Int64)]] = [:]
+        var attempts: [String: [StoredAttemptRow]] = [:]
         let attemptRows = try Row.fetchCursor(db, sql: """
-            SELECT a.session_id, a.attempt_index, a.start_mono_ns, a.tap_mono_ns FROM attempt a
+            SELECT a.session_id, a.attempt_index, a.start_mono_ns, a.tap_mono_ns, a.presented_start_mono_ns, a.presented_end_mono_ns FROM attempt a
             WHERE a.session_id IN (SELECT s.id FROM session s WHERE \(filter))
             """, arguments: arguments)
         while let row = try attemptRows.next() {
-            attempts[row[0], default: []].append((row[1], row[2], row[3]))
+            attempts[row[0], default: []].append(StoredAttemptRow(index: row[1], start: row[2], tap: row[3], presentedStart: row[4], presentedEnd: row[5]))
         }
         var boundaries: [String: [(Int, Int64, Int64?)]] = [:]
         let boundaryRows = try Row.fetchCursor(db, sql: """
@@ -48,12 +48,21 @@ extension ChronoStore {
         }
     }
 
-    static func storedSession(_ row: Row, attempts: [(Int, Int64, Int64)], boundaries: [(Int, Int64, Int64?)]) throws -> StoredSession {
+    /// One `attempt` row as read: its index, marks and (Reproduction) presented onsets.
+    struct StoredAttemptRow {
+        var index: Int
+        var start: Int64
+        var tap: Int64
+        var presentedStart: Int64?
+        var presentedEnd: Int64?
+    }
+
+    static func storedSession(_ row: Row, attempts: [StoredAttemptRow], boundaries: [(Int, Int64, Int64?)]) throws -> StoredSession {
         // Numbers from the file are input like any other: a row edited or damaged into times nothing
         // can compute with is reported as damage instead of trapping in the arithmetic below.
         let ended: Int64 = (row["ended_mono_ns"] as Int64?) ?? 0
         var marks: [Int64] = [row["started_mono_ns"] as Int64, ended, row["anchor_mono_ns"] as Int64]
-        for attempt in attempts { marks += [attempt.1, attempt.2] }
+        for attempt in attempts { marks += [attempt.start, attempt.tap, attempt.presentedStart ?? 0, attempt.presentedEnd ?? 0] }
         for boundary in boundaries { marks += [boundary.1, boundary.2 ?? 0] }
         let timingLate: Int64? = row["timing_late_ns"]
         marks.append(timingLate ?? 0)
@@ -62,9 +71,11 @@ extension ChronoStore {
         let configuration = try configuration(row)
         let status: String = row["status"]
         let startedAt = MonotonicInstant(nanoseconds: row["started_mono_ns"])
-        let sortedAttempts = attempts.sorted { $0.0 < $1.0 }.map { index, start, tap in
-            AttemptMeasurement(index: index, target: configuration.interval,
-                               startMark: MonotonicInstant(nanoseconds: start), tapMark: MonotonicInstant(nanoseconds: tap))
+        let sortedAttempts = attempts.sorted { $0.index < $1.index }.map { attempt in
+            AttemptMeasurement(index: attempt.index, target: configuration.interval,
+                               startMark: MonotonicInstant(nanoseconds: attempt.start), tapMark: MonotonicInstant(nanoseconds: attempt.tap),
+                               presentedStart: attempt.presentedStart.map(MonotonicInstant.init(nanoseconds:)),
+                               presentedEnd: attempt.presentedEnd.map(MonotonicInstant.init(nanoseconds:)))
         }
         let sortedBoundaries = boundaries.sorted { $0.0 < $1.0 }
         let endedNanoseconds: Int64? = row["ended_mono_ns"]

@@ -198,9 +198,10 @@ extension ChronoStore {
             hasMetrics ? metrics.timeAcuityScore : nil, outcome.totalDurationSeconds, finish.board,
             outcome.timingLateness?.nanoseconds, finish.sessionID,
         ])
-        let attemptStatement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO attempt (session_id, attempt_index, start_mono_ns, tap_mono_ns) VALUES (?, ?, ?, ?)")
+        let attemptStatement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO attempt (session_id, attempt_index, start_mono_ns, tap_mono_ns, presented_start_mono_ns, presented_end_mono_ns) VALUES (?, ?, ?, ?, ?, ?)")
         for attempt in outcome.attempts {
-            try attemptStatement.execute(arguments: [finish.sessionID, attempt.index, attempt.startMark.nanoseconds, attempt.tapMark.nanoseconds])
+            try attemptStatement.execute(arguments: [finish.sessionID, attempt.index, attempt.startMark.nanoseconds, attempt.tapMark.nanoseconds,
+                                                     attempt.presentedStart?.nanoseconds, attempt.presentedEnd?.nanoseconds])
         }
         let boundaryStatement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO passive_boundary (session_id, boundary_index, due_mono_ns, fired_mono_ns) VALUES (?, ?, ?, ?)")
         for (position, boundary) in outcome.boundaries.enumerated() {
