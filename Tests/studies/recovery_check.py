@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 
 # How close the estimates must come to the truth (docs/STUDIES.md, "How the analysis is checked").
-# Relative for the Weber fraction; absolute (fraction of the target) for the bias. The feedback-off
-# block has 60 attempts per interval, the feedback-on block 150.
-WEBER_TOLERANCE = {"feedback-off": 0.45, "feedback-on": 0.25}
-BIAS_TOLERANCE = {"feedback-off": 0.04, "feedback-on": 0.03}
+# Relative for the Weber fraction; absolute (fraction of the target) for the bias. The reproduction
+# and feedback-off blocks have 60 attempts per interval, the feedback-on block 90.
+WEBER_TOLERANCE = {"reproduction-off": 0.45, "feedback-off": 0.45, "feedback-on": 0.35}
+BIAS_TOLERANCE = {"reproduction-off": 0.04, "feedback-off": 0.04, "feedback-on": 0.035}
 
 failures = 0
 
@@ -286,14 +286,15 @@ def main():
               (c.w_rel_error <= WEBER_TOLERANCE[condition]).all(), f"worst {c.loc[c.w_rel_error.idxmax(), 'participant']}: {c.w_rel_error.max():.3f}")
         check(f"{label}: {condition}: every participant's bias within {BIAS_TOLERANCE[condition]} of the truth",
               (c.b_error <= BIAS_TOLERANCE[condition]).all(), f"worst {c.b_error.max():.4f}")
-        # The bias interval is exact for this model; the scalar fit's (4 points, SD ∝ mean) is not,
-        # hence the lower bar (its coverage is about 85 % in a 3,000-study simulation of this design).
-        check(f"{label}: {condition}: the bias interval covers the truth for at least 85 % of participants", c.b_covered.mean() >= 0.85)
+        # The bias interval is exact for this model (95 %: fewer than 24 of 30 has a chance of about
+        # 2·10⁻⁴); the scalar fit's (4 points, SD ∝ mean) is not, hence the lower bar (its coverage is
+        # about 85 % in a 3,000-study simulation of this design).
+        check(f"{label}: {condition}: the bias interval covers the truth for at least 80 % of participants", c.b_covered.mean() >= 0.80)
         check(f"{label}: {condition}: the Weber interval covers the truth for at least 70 % of participants", c.w_covered.mean() >= 0.70)
-        check(f"{label}: {condition}: no learning was simulated, and the trend's interval covers 0 for at least 85 %", c.learning_covers_zero.mean() >= 0.85)
+        check(f"{label}: {condition}: no learning was simulated, and the trend's interval covers 0 for at least 80 %", c.learning_covers_zero.mean() >= 0.80)
     covers = [c["abs_error_difference"]["lower"] <= 0 <= c["abs_error_difference"]["upper"] for p in theirs["participants"] for c in p["feedback"]]
-    check(f"{label}: feedback changed nothing in the simulation, and withheld − shown covers 0 for at least 85 % ({sum(covers)} of {len(covers)})",
-          len(covers) == len(by_name) and np.mean(covers) >= 0.85)
+    check(f"{label}: feedback changed nothing in the simulation, and withheld − shown covers 0 for at least 80 % ({sum(covers)} of {len(covers)})",
+          len(covers) == len(by_name) and np.mean(covers) >= 0.80)
     return 1 if failures else 0
 
 

@@ -109,7 +109,7 @@ def test_page(binary, artifacts):
             title: c.querySelector('h3').textContent, figures: Array.from(c.querySelectorAll('.figures li')).map(l => l.textContent),
             cells: Array.from(c.querySelectorAll('tbody tr')).map(r => Array.from(r.cells).map(x => x.textContent)),
             chart: !!c.querySelector('svg.chart circle') }))""")
-        check("P02: one card per group", [c["title"] for c in cards] == [f"{g['protocol']} v{g['protocol_version']} · {g['condition']} · Challenge" for g in report["groups"]],
+        check("P02: one card per group", [c["title"] for c in cards] == [f"{g['protocol']} v{g['protocol_version']} · {g['condition']} · {g['mode'].capitalize()}" for g in report["groups"]],
               [c["title"] for c in cards])
         for card, g in zip(cards, report["groups"]):
             w = g["weber_fraction"]
@@ -121,7 +121,7 @@ def test_page(binary, artifacts):
                   card["cells"] == rows, [(a, b) for a, b in zip(card["cells"], rows) if a != b][:2] or (len(card["cells"]), len(rows)))
             check(f"P02 {g['condition']}: SD against mean is drawn", card["chart"])
         feedback = driver.execute_script("return Array.from(document.querySelectorAll('#analysis .card.feedback p')).map(p => p.textContent)")
-        check("P02: feedback withheld against shown, with its counts", feedback and feedback[0] == "240 attempts without feedback, 600 attempts with it.", feedback)
+        check("P02: feedback withheld against shown, with its counts", feedback and feedback[0] == "240 attempts without feedback, 360 attempts with it.", feedback)
         for size, theme in views(driver):
             check(f"P02 {size} {theme}: no sideways overflow", no_overflow(driver))
             screenshot(driver, os.path.join(artifacts, f"collector-analysis-participant-{size}-{theme}.png"))
