@@ -62,7 +62,7 @@ struct PassiveLoopTests {
         _ = try harness.run()
         let text = try #require(file.read())
         let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        #expect(json["version"] as? Int == 3)
+        #expect(json["version"] as? Int == DeviceState.formatVersion)
         #expect(json["state"] as? String == "Completed")
         #expect(json["repetitions_done"] as? Int == 3)
         #expect(json["session_id"] as? String == "B3")
