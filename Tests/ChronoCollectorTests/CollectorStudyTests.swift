@@ -227,6 +227,50 @@ struct CollectorStudyTests {
         #expect(CollectorStudyText.utc(midnight + 9 * 3_600_000_000_000 + 5 * 60_000_000_000) == "2026-11-27 09:05 UTC")
     }
 
+    @Test("an SQLite collector of schema version 3 opens with the current schema: its sessions kept, untagged")
+    func versionThreeUpgrades() async throws {
+        var template = Array("/tmp/chrono-collector-v3-XXXXXX".utf8CString)
+        let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var store = try SQLiteCollectorStore.open(directory: directory)
+        _ = try await F.enrol(store)
+        let session = F.challenge()
+        _ = try await store.ingest(try IngestPlan.validate(F.batch([session])), deviceID: F.deviceID, nowUnixNanoseconds: F.now)
+        await store.close()
+        // The same rows in a database made by versions 1–3 only (as a collector of version 3 left it).
+        let old = directory + "/old"
+        try FileManager.default.createDirectory(atPath: old, withIntermediateDirectories: true)
+        let statements = CollectorSchema.migrations.prefix(3).flatMap(\.sqlite)
+            + ["CREATE TABLE schema_version (version INTEGER NOT NULL)", "INSERT INTO schema_version (version) VALUES (3)"]
+        let sessionColumns = CollectorSchema.sessionColumns.prefix(32).map(\.name).joined(separator: ", ")
+        let copies = ["collector_meta": "key, value", "device": "*", "session": sessionColumns,
+                      "attempt": "session_id, attempt_index, start_mono_ns, tap_mono_ns", "boundary": "*"]
+        let program = """
+            import sqlite3, sys, json
+            new = sqlite3.connect(sys.argv[2])
+            for statement in json.loads(sys.argv[3]): new.execute(statement)
+            new.execute("ATTACH DATABASE ? AS src", (sys.argv[1],))
+            for table, columns in json.loads(sys.argv[4]).items():
+                names = columns if columns != "*" else "*"
+                target = "" if columns == "*" else "(" + columns + ")"
+                new.execute("INSERT INTO main.%s %s SELECT %s FROM src.%s" % (table, target, names, table))
+            new.commit()
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", program, directory + "/" + SQLiteCollectorStore.fileName, old + "/" + SQLiteCollectorStore.fileName,
+                            String(decoding: try JSONEncoder().encode(statements), as: UTF8.self),
+                            String(decoding: try JSONEncoder().encode(copies), as: UTF8.self)]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        store = try SQLiteCollectorStore.open(directory: old)
+        let stored = try await store.sessions(CollectorSessionQuery())
+        #expect(stored.map(\.session) == [session])
+        #expect(try await Self.load(store, try Self.example()) == .added)
+        await store.close()
+    }
+
     @Test("NAME and NAME@VERSION as typed")
     func references() throws {
         #expect(try CollectorStudy.reference("sleep-2026") == ("sleep-2026", nil))
