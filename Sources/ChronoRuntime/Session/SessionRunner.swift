@@ -44,7 +44,11 @@ final class SessionRunner {
         switch configuration.mode {
         case .passive:
             actions.append(.console("Passive: \(configuration.plannedCount) × \(interval). The motor marks each boundary; hold to end."))
-        case .challenge, .fear, .reproduction:
+        case .reproduction:
+            // The interval is not named: the person learns it from the two marks, not from a number.
+            let plural = configuration.plannedCount == 1 ? "" : "s"
+            actions.append(.console("Reproduction: \(configuration.plannedCount) attempt\(plural). Feel the interval between two marks, then press to start reproducing it and press again when it has passed. Hold to discard."))
+        case .challenge, .fear:
             actions.append(.console("\(configuration.mode.title): \(configuration.plannedCount) attempt\(configuration.plannedCount == 1 ? "" : "s") of \(interval). Hold to discard."))
             if configuration.mode == .fear, case .inaudible(let reason) = context.soundAudibility {
                 actions.append(.console("Sound check: \(reason)"))
@@ -122,6 +126,8 @@ final class SessionRunner {
             case .aversiveSound:
                 actions.append(.playAversiveSound)
                 actions.append(.console("Aversive sound."))
+            case .attemptStarted(let attempt, _, _) where configuration.mode == .reproduction:
+                actions.append(.console("Attempt \(attempt) of \(count): reproducing. \(hint.capitalizedFirst) again when the same time has passed."))
             case .attemptStarted(let attempt, _, _):
                 actions.append(.console("Attempt \(attempt) of \(count): started. \(hint.capitalizedFirst) when \(configuration.interval) have passed."))
             case .attemptMeasured(let measurement, _):
@@ -143,8 +149,12 @@ final class SessionRunner {
             case .notice(let text, _):
                 actions.append(.console(text))
             case .phaseChanged(let phase, _):
-                if case .waitingForStart(let attempt) = phase {
-                    actions.append(.console("Attempt \(attempt) of \(count): \(hint) to start."))
+                if case .presenting(let attempt, _) = phase {
+                    actions.append(.console("Attempt \(attempt) of \(count): feel the interval."))
+                } else if case .waitingForStart(let attempt) = phase {
+                    actions.append(.console(configuration.mode == .reproduction
+                        ? "Attempt \(attempt) of \(count): \(hint) to start your reproduction."
+                        : "Attempt \(attempt) of \(count): \(hint) to start."))
                 }
             case .finished(let outcome):
                 actions += SessionSummaryText.lines(for: outcome).map { .console($0) }

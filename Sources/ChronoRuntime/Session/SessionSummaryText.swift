@@ -31,6 +31,12 @@ enum SessionSummaryText {
         let biasText = DurationText.format(seconds: abs(bias)) == "0s"
             ? "no bias"
             : "bias \(bias > 0 ? "late" : "early") by \(DurationText.format(seconds: abs(bias)))"
+        if outcome.mode == .reproduction {
+            // Reproduction's own figure first: the mean ratio of reproduced to presented (1.00 is exact).
+            let ratio = (metrics.meanRatio * 100).rounded() / 100
+            let ratioText = String(Int(ratio)) + "." + String(Int((ratio * 100).rounded()) % 100 + 100).dropFirst()
+            return ["Session complete: \(metrics.attemptCount) reproduction\(metrics.attemptCount == 1 ? "" : "s") of \(outcome.configuration.interval) · mean ratio \(ratioText) · typical error \(DurationText.format(seconds: metrics.meanAbsErrorSeconds)) · \(biasText) · Time Acuity \(metrics.timeAcuityScore)"]
+        }
         var lines = [
             "Session complete: \(metrics.attemptCount) attempt\(metrics.attemptCount == 1 ? "" : "s") of \(outcome.configuration.interval) · typical error \(DurationText.format(seconds: metrics.meanAbsErrorSeconds)) · \(biasText) · Time Acuity \(metrics.timeAcuityScore)",
         ]
