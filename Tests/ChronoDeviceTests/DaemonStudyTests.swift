@@ -168,6 +168,24 @@ struct DaemonStudyTests {
         #expect(restarted.starts.first?.configuration.feedback == .withheld)
     }
 
+    @Test("an assignment that arrives while the daemon runs (the pusher keeps it; the watcher refreshes the snapshot) applies at once; removed, the tap is the person's own again")
+    func arrivesWhileRunning() throws {
+        let scratch = try ScratchStore()
+        defer { scratch.remove() }
+        let daemon = try Daemon(scratch.store, base: Self.base(day: 0, hour: 9))
+        #expect(daemon.lastState?.study == nil)
+        #expect(daemon.lastState?.nextSession?.inStudy == false)
+        try scratch.store.keepStudyAssignment(StudyFixture.synced, nowUnixNanoseconds: StudyFixture.startUnixNanoseconds)
+        let keeper = daemon.keeper
+        daemon.take([.offLoop { keeper.refresh() }])
+        #expect(daemon.lastState?.study?.text == "Study sleep-2026 · day 1 · session 1 of 2 · due now")
+        #expect(daemon.lastState?.nextSession?.inStudy == true)
+        try scratch.store.removeStudyAssignment()
+        daemon.take([.offLoop { keeper.refresh() }])
+        #expect(daemon.lastState?.study == nil)
+        #expect(daemon.lastState?.nextSession?.inStudy == false)
+    }
+
     @Test("a withheld block: no feedback and no score while it runs, the score withheld until its last session ends, then shown; a sealed block never")
     func withheldBlock() throws {
         let scratch = try Self.storeWithStudy()
