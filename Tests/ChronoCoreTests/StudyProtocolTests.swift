@@ -218,6 +218,29 @@ struct StudyProtocolTests {
         #expect(try StudyProtocol.parse(example.canonicalJSON.prettyText) == example)
     }
 
+    @Test("every prefix of the example, and deep or huge documents, are refused with a line: never a crash, never accepted")
+    func robustness() throws {
+        let text = try String(contentsOfFile: Self.examplePath, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        var prefix = ""
+        for character in text.dropLast(2) {
+            prefix.append(character)
+            let problems = Self.problems(prefix)
+            #expect(!problems.isEmpty && problems.allSatisfy { $0.hasPrefix("line ") }, "\(prefix.count)")
+            if let first = problems.first, let number = Int(first.dropFirst(5).prefix { $0.isNumber }) {
+                #expect((1...lines).contains(number))
+            }
+        }
+        #expect(Self.problems(String(repeating: "[", count: 100_000)) == [
+            "line 1: not valid JSON: the document nests deeper than 32 levels; a protocol needs four",
+        ])
+        #expect(Self.problems("{\"version\": 99999999999999999999999}").contains(
+            "line 1: \"version\" is not a whole number; write a whole number from 1 to 1000000 (a protocol's version is a whole number from 1; a changed protocol takes the next one)"))
+        #expect(Self.problems(String(repeating: " ", count: 300 * 1024)) == [
+            "the document is over 256 KiB; a protocol is a few kilobytes, so this is not one",
+        ])
+    }
+
     @Test("a study tag from outside is checked against the same bounds")
     func tagBounds() {
         let good = StudyTag(protocolName: "sleep-2026", protocolVersion: 1, participant: "P017", blockIndex: 0, blockName: "pre",
