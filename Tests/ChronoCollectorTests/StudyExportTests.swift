@@ -85,3 +85,17 @@ extension StudyExportTests {
         #expect(cells["presented_start_mono_ns"] == "5100000000" && cells["presented_end_mono_ns"] == "5900000000")
     }
 }
+
+extension StudyExportTests {
+    @Test func theTerminalTextNamesTheGroupAndRoundsOnlyForDisplay() {
+        var tagged = F.challenge(id: "5d1c7a4e-2b3f-4c5d-8e9f-0a1b2c3d4e5f", errorsMilliseconds: [500, -1000, 2000])
+        tagged.study = SyncedSession.Study(Self.tag)
+        let lines = StudyAnalysisText.lines(StudyAnalysis(StudyObservations.of([Self.stored(tagged)])))
+        #expect(lines == [
+            "P07 · sleep-2026 v2 · feedback-off · challenge: 1 session, 3 attempts",
+            "  bias +5.00% (95% CI −32.26% to +42.26%)",
+            "  10s: n 3, mean 10.500 s, ratio 1.050, SD 1.500 s, CV 0.143",
+        ])
+        #expect(StudyAnalysisText.lines(StudyAnalysis([])) == ["No timed attempts yet: the analysis needs Challenge, Fear or Reproduction sessions."])
+    }
+}

@@ -12,7 +12,7 @@ public enum StudyAnalysisText {
                 lines.append("\(name) · \(groupName(group.group)): \(group.sessions) session\(group.sessions == 1 ? "" : "s"), \(group.attempts) attempt\(group.attempts == 1 ? "" : "s")")
                 var figures: [String] = []
                 if let fit = group.scalarProperty { figures.append("Weber fraction \(fixed(fit.slope.value, 3))\(interval(fit.slope, 3))") }
-                figures.append("bias \(percent(group.bias.value))\(interval(group.bias, percent: true))")
+                figures.append("bias \(percent(group.bias.value))\(interval(group.bias, percent: true, unit: "%"))")
                 if let learning = group.learning { figures.append("learning \(signed(learning.slope.value * 100, 2)) points of |error| per session\(interval(learning.slope, percent: true))") }
                 lines.append("  " + figures.joined(separator: " · "))
                 for cell in group.cells {
@@ -37,9 +37,10 @@ public enum StudyAnalysisText {
         return parts.joined(separator: " · ")
     }
 
-    static func interval(_ estimate: Estimate, _ digits: Int = 3, percent: Bool = false) -> String {
+    /// ` (95% CI a to b)`; `percent` shows fractions as signed hundredths, followed by `unit`.
+    static func interval(_ estimate: Estimate, _ digits: Int = 3, percent: Bool = false, unit: String = "") -> String {
         guard let lower = estimate.lower, let upper = estimate.upper else { return "" }
-        return percent ? " (95% CI \(signed(lower * 100, 2)) to \(signed(upper * 100, 2)))" : " (95% CI \(fixed(lower, digits)) to \(fixed(upper, digits)))"
+        return percent ? " (95% CI \(signed(lower * 100, 2))\(unit) to \(signed(upper * 100, 2))\(unit))" : " (95% CI \(fixed(lower, digits)) to \(fixed(upper, digits)))"
     }
 
     static func percent(_ value: Double) -> String { signed(value * 100, 2) + "%" }
