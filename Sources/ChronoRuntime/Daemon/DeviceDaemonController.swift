@@ -77,7 +77,7 @@ public final class DeviceDaemonController: LoopController {
         guard !stopped else { return nil }
         let own = runner != nil ? runner?.nextDeadline : menu?.nextDeadline
         // While idle, the moment the study line or the due session changes by itself.
-        let study = runner == nil ? studyDeadline(after: wallClock().monotonic) : nil
+        let study = runner == nil && snapshot.study != nil ? studyDeadline(after: wallClock().monotonic) : nil
         return [own, pairings.nextDeadline, study].compactMap { $0 }.min()
     }
 
