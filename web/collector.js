@@ -56,7 +56,7 @@ function showStatus(text, kind) {
   if (text) box.append(element("p", { class: "status " + (kind || "") }, text));
 }
 
-const modeNames = { challenge: "Challenge", passive: "Passive", fear: "Fear" };
+const modeNames = { challenge: "Challenge", passive: "Passive", fear: "Fear", reproduction: "Reproduction" };
 
 // A table cell that names its column, so a phone can show each row as a stack of "column: value".
 const cell = (label, value) => element("td", { "data-label": label }, value);

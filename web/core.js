@@ -85,7 +85,7 @@ function when(iso) {
 function dayLabel(day) {
   return DAY.format(new Date(day + "T12:00:00"));
 }
-const modeName = (mode) => ({ challenge: "Challenge", passive: "Passive", fear: "Fear" }[mode] || mode);
+const modeName = (mode) => ({ challenge: "Challenge", passive: "Passive", fear: "Fear", reproduction: "Reproduction" }[mode] || mode);
 const zoneBadge = (zone) => el("span", { class: `zone ${zone}` }, zone);
 // Text from the core or the API (the Learn text, board check's words, some errors) marks a command
 // between backticks: shown as code, never as literal backticks.

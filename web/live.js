@@ -6,6 +6,7 @@ const STATE_WORDS = {
   NoDevice: "No device attached: this companion serves a data directory for review.",
   Idle: "Idle: ready for a session.",
   Configuring: "Being configured at the device.",
+  Presenting: "Presenting the interval: two marks.",
   WaitingForStart: "Session ready: waiting for the first press.",
   AttemptRunning: "Attempt running.",
   FeedbackFlash: "Giving feedback.",
@@ -86,8 +87,13 @@ function liveCard() {
       if (device.repetition_count) progress.append(`Boundary ${device.repetitions_done || 0} of ${device.repetition_count} reached`);
     } else if (device.attempt_count) {
       progress.append(`Attempt ${device.attempt || 1} of ${device.attempt_count}`);
-      if (device.state === "AttemptRunning") progress.append(" — running; press the button when you think the interval has passed.");
-      if (device.state === "WaitingForStart") progress.append(" — press the button on the device to start.");
+      if (device.state === "Presenting") progress.append(" — feel the interval between the two marks.");
+      if (device.state === "AttemptRunning") progress.append(mode === "reproduction"
+        ? " — reproducing; press the button when the same time has passed."
+        : " — running; press the button when you think the interval has passed.");
+      if (device.state === "WaitingForStart") progress.append(mode === "reproduction"
+        ? " — press the button on the device to start your reproduction."
+        : " — press the button on the device to start.");
     }
     card.append(progress);
     if (device.fear_sound) card.append(el("p", { class: "muted" }, `Fear sound: ${device.fear_sound}`));

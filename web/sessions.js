@@ -2,7 +2,7 @@
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
 const SESSIONS_PER_PAGE = 25;
-const SESSION_MODES = ["challenge", "passive", "fear"];
+const SESSION_MODES = ["challenge", "passive", "fear", "reproduction"];
 
 // The filters travel in the hash (#/sessions?mode=fear&interval=30s&from=2026-11-01&to=2026-11-25):
 // the form writes the hash and the router reads it, so back and forward step through searches and a

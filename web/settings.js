@@ -35,7 +35,7 @@ async function pageSettings(flash) {
   // Fear default back to Challenge).
   const mode = el("select", {});
   function fillModes() {
-    const modes = ["challenge", "passive"].concat(settings.values["fear-mode"] === "on" ? ["fear"] : []);
+    const modes = ["challenge", "passive", "reproduction"].concat(settings.values["fear-mode"] === "on" ? ["fear"] : []);
     const chosen = modes.includes(mode.value) ? mode.value : settings.values["default-mode"];
     mode.replaceChildren(...modes.map((m) => el("option", { value: m }, modeName(m))));
     mode.value = modes.includes(chosen) ? chosen : modes[0];

@@ -224,7 +224,7 @@ extension SyncedSession {
             throw SyncValidationError(sessionID: id, rule: SessionRule.id.rawValue, problem: "id is not a UUID (8-4-4-4-12 ASCII hexadecimal digits)")
         }
         guard status == SessionStatus.completed.rawValue else { throw fail("status is '\(status)'; only completed sessions are synced") }
-        guard let mode = SessionMode(rawValue: mode) else { throw fail("mode '\(mode)' is not challenge, fear or passive") }
+        guard let mode = SessionMode(rawValue: mode) else { throw fail("mode '\(mode)' is not challenge, fear, passive or reproduction") }
         let maximumMilliseconds = Int64(TrainingInterval.maximumSeconds) * 1000
         guard (1...maximumMilliseconds).contains(targetIntervalMilliseconds) else {
             throw fail("target_interval_ms \(targetIntervalMilliseconds) is outside 1…\(maximumMilliseconds)")

@@ -59,7 +59,7 @@ struct SyncedSessionTests {
 
     @Test(arguments: [
         ("status", "aborted", "only completed sessions are synced"),
-        ("mode", "nap", "is not challenge, fear or passive"),
+        ("mode", "nap", "is not challenge, fear, passive or reproduction"),
         ("id", "session-42", "not a UUID"),
         ("target_interval_ms", "0", "outside 1…7259000"),
         ("interval_pattern", "X", "not an interval pattern"),

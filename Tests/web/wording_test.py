@@ -264,10 +264,10 @@ def test_settings(companion, artifacts):
     try:
         open_on_phone(driver, base, "#/settings")
         driver.execute_script("window.__sameDocument = true")
-        check("settings: Fear off, Fear not offered", mode_options(driver) == ["challenge", "passive"], mode_options(driver))
+        check("settings: Fear off, Fear not offered", mode_options(driver) == ["challenge", "passive", "reproduction"], mode_options(driver))
         driver.execute_script("document.getElementById('s-fear').click()")
         wait_for(driver, "return document.querySelector('[aria-labelledby=st-fear] .status.ok')")
-        check("settings: turning Fear on offers Fear at once", mode_options(driver) == ["challenge", "passive", "fear"], mode_options(driver))
+        check("settings: turning Fear on offers Fear at once", mode_options(driver) == ["challenge", "passive", "reproduction", "fear"], mode_options(driver))
         check("settings: without a reload", driver.execute_script("return window.__sameDocument === true"))
         Select(driver.find_element(By.ID, "s-default-mode")).select_by_value("fear")
         driver.execute_script("document.querySelector('[aria-labelledby=st-defaults] button[type=submit]').click()")

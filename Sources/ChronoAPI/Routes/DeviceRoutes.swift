@@ -60,12 +60,12 @@ enum DeviceRoutes {
         }
         guard let modeText else {
             guard intervalText == nil, count == nil else {
-                throw APIError.badRequest("\"interval\" and \"count\" need a \"mode\" (challenge, fear or passive); or send {\"preset\": \"30s\"}.")
+                throw APIError.badRequest("\"interval\" and \"count\" need a \"mode\" (challenge, fear, passive or reproduction); or send {\"preset\": \"30s\"}.")
             }
             return .lastConfiguration
         }
         guard let mode = SessionMode(rawValue: modeText.lowercased()) else {
-            throw APIError(.unprocessableContent, "invalid_mode", "'\(modeText)' is not a mode. Use challenge, fear or passive.")
+            throw APIError(.unprocessableContent, "invalid_mode", "'\(modeText)' is not a mode. Use challenge, fear, passive or reproduction.")
         }
         guard let intervalText else { throw APIError.badRequest("\"mode\" needs an \"interval\", e.g. \"30s\" or \"5m\".") }
         let target = try interval(intervalText)

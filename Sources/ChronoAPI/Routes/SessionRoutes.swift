@@ -97,7 +97,7 @@ enum SessionDetailJSON {
         let configuration = outcome.configuration
         let hasAttempts = metrics.attemptCount > 0
         let attempts: [JSONValue] = outcome.attempts.map { attempt in
-            .object([
+            var members: [(String, JSONValue)] = [
                 ("index", .int(attempt.index)),
                 ("started_at", .string(session.anchor.wallTime(at: attempt.startMark).iso8601)),
                 ("elapsed_seconds", .double(attempt.elapsedSeconds)),
@@ -105,7 +105,16 @@ enum SessionDetailJSON {
                 ("percent_error", .double(attempt.percentError * 100)),
                 ("zone", .string(attempt.zone.rawValue)),
                 ("feedback", .string(attempt.feedbackText)),
-            ])
+            ]
+            // Reproduction's attempts add the presented interval and the ratio; others are unchanged.
+            if let start = attempt.presentedStart, let end = attempt.presentedEnd {
+                members += [
+                    ("presented_start_at", .string(session.anchor.wallTime(at: start).iso8601)),
+                    ("presented_seconds", .double((end - start).seconds)),
+                    ("ratio", .double(attempt.ratio)),
+                ]
+            }
+            return .object(members)
         }
         let boundaries: [JSONValue] = outcome.boundaries.enumerated().map { offset, boundary in
             let fired = offset < session.boundariesFired.count ? session.boundariesFired[offset] : nil

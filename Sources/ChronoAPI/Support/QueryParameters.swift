@@ -35,7 +35,7 @@ struct QueryParameters {
     func mode(_ name: String = "mode") throws(APIError) -> SessionMode? {
         guard let text = string(name) else { return nil }
         guard let mode = SessionMode(rawValue: text.lowercased()) else {
-            throw APIError.badRequest("'\(text)' is not a mode. Use challenge, fear or passive.")
+            throw APIError.badRequest("'\(text)' is not a mode. Use challenge, fear, passive or reproduction.")
         }
         return mode
     }

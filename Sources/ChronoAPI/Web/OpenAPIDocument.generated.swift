@@ -2514,7 +2514,8 @@ enum OpenAPIDocument {
         "enum": [
           "challenge",
           "fear",
-          "passive"
+          "passive",
+          "reproduction"
         ]
       },
       "KeyKind": {
@@ -2888,6 +2889,18 @@ enum OpenAPIDocument {
                 },
                 "feedback": {
                   "type": "string"
+                },
+                "presented_start_at": {
+                  "type": "string",
+                  "description": "Reproduction only: when the mark that began the presented interval played (its real onset)."
+                },
+                "presented_seconds": {
+                  "type": "number",
+                  "description": "Reproduction only: the presented interval as the motor played it, from the first mark's onset to the second's."
+                },
+                "ratio": {
+                  "type": "number",
+                  "description": "Reproduction only: reproduced over target duration (elapsed_seconds over the interval); 1 is exact."
                 }
               }
             }

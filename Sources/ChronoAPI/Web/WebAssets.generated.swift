@@ -272,7 +272,7 @@ function when(iso) {
 function dayLabel(day) {
   return DAY.format(new Date(day + "T12:00:00"));
 }
-const modeName = (mode) => ({ challenge: "Challenge", passive: "Passive", fear: "Fear" }[mode] || mode);
+const modeName = (mode) => ({ challenge: "Challenge", passive: "Passive", fear: "Fear", reproduction: "Reproduction" }[mode] || mode);
 const zoneBadge = (zone) => el("span", { class: `zone ${zone}` }, zone);
 // Text from the core or the API (the Learn text, board check's words, some errors) marks a command
 // between backticks: shown as code, never as literal backticks.
@@ -287,7 +287,7 @@ function emptyFirstSession() {
     el("p", {}, el("a", { href: "#/learn" }, "How the modes work")));
 }
 function setTitle(text) { document.title = `${text} · Chronoception`; }
-"""#####, "0aac229f88d3b400"),
+"""#####, "14de1fb40e90271b"),
         "/format.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion and collector: SPEC §1's display rule for durations, and counted nouns.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -420,13 +420,13 @@ async function pageHome() {
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/app.css?v=23fa49d5eafed2cb">
 <script src="/format.js?v=dfdb24a77e00ed45" defer></script>
-<script src="/core.js?v=0aac229f88d3b400" defer></script>
-<script src="/live.js?v=9176e7577dc18283" defer></script>
+<script src="/core.js?v=14de1fb40e90271b" defer></script>
+<script src="/live.js?v=70838665ec8e649c" defer></script>
 <script src="/home.js?v=a7f0d6466edec4a0" defer></script>
 <script src="/progress.js?v=be64be564e25647a" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
-<script src="/settings.js?v=b5c04689753284e4" defer></script>
-<script src="/sessions.js?v=203fd8ca5cf417df" defer></script>
+<script src="/settings.js?v=40b4fe9ef8a7b6e5" defer></script>
+<script src="/sessions.js?v=794ebbc8e3aa3d0a" defer></script>
 <script src="/pair.js?v=d62687862bbf80e0" defer></script>
 <script src="/keys.js?v=e4d3541df61a3fef" defer></script>
 <script src="/sync.js?v=e23f4a6f4168de71" defer></script>
@@ -450,7 +450,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "6d4a18421bfb91c7"),
+"""#####, "8ffbe40d82dcc55c"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -535,6 +535,7 @@ const STATE_WORDS = {
   NoDevice: "No device attached: this companion serves a data directory for review.",
   Idle: "Idle: ready for a session.",
   Configuring: "Being configured at the device.",
+  Presenting: "Presenting the interval: two marks.",
   WaitingForStart: "Session ready: waiting for the first press.",
   AttemptRunning: "Attempt running.",
   FeedbackFlash: "Giving feedback.",
@@ -615,8 +616,13 @@ function liveCard() {
       if (device.repetition_count) progress.append(`Boundary ${device.repetitions_done || 0} of ${device.repetition_count} reached`);
     } else if (device.attempt_count) {
       progress.append(`Attempt ${device.attempt || 1} of ${device.attempt_count}`);
-      if (device.state === "AttemptRunning") progress.append(" — running; press the button when you think the interval has passed.");
-      if (device.state === "WaitingForStart") progress.append(" — press the button on the device to start.");
+      if (device.state === "Presenting") progress.append(" — feel the interval between the two marks.");
+      if (device.state === "AttemptRunning") progress.append(mode === "reproduction"
+        ? " — reproducing; press the button when the same time has passed."
+        : " — running; press the button when you think the interval has passed.");
+      if (device.state === "WaitingForStart") progress.append(mode === "reproduction"
+        ? " — press the button on the device to start your reproduction."
+        : " — press the button on the device to start.");
     }
     card.append(progress);
     if (device.fear_sound) card.append(el("p", { class: "muted" }, `Fear sound: ${device.fear_sound}`));
@@ -723,7 +729,7 @@ function renderLive() {
   const answer = document.querySelector("[data-role=start-answer]");
   if (back && answer) answer.textContent = "";
 }
-"""#####, "9176e7577dc18283"),
+"""#####, "70838665ec8e649c"),
         "/note.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a session's note ("tired", "after coffee") on the session page, and the
 // note's muted line in session lists. The device's one validator decides (trimmed, one line, at most
@@ -1101,7 +1107,7 @@ async function pageSession(id) {
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
 const SESSIONS_PER_PAGE = 25;
-const SESSION_MODES = ["challenge", "passive", "fear"];
+const SESSION_MODES = ["challenge", "passive", "fear", "reproduction"];
 
 // The filters travel in the hash (#/sessions?mode=fear&interval=30s&from=2026-11-01&to=2026-11-25):
 // the form writes the hash and the router reads it, so back and forward step through searches and a
@@ -1227,7 +1233,7 @@ async function pageSessions(params) {
   tell();
   results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"), count, list, el("div", { class: "row" }, more));
 }
-"""#####, "203fd8ca5cf417df"),
+"""#####, "794ebbc8e3aa3d0a"),
         "/settings.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Settings page.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -1266,7 +1272,7 @@ async function pageSettings(flash) {
   // Fear default back to Challenge).
   const mode = el("select", {});
   function fillModes() {
-    const modes = ["challenge", "passive"].concat(settings.values["fear-mode"] === "on" ? ["fear"] : []);
+    const modes = ["challenge", "passive", "reproduction"].concat(settings.values["fear-mode"] === "on" ? ["fear"] : []);
     const chosen = modes.includes(mode.value) ? mode.value : settings.values["default-mode"];
     mode.replaceChildren(...modes.map((m) => el("option", { value: m }, modeName(m))));
     mode.value = modes.includes(chosen) ? chosen : modes[0];
@@ -1352,7 +1358,7 @@ async function pageSettings(flash) {
   main.lastChild.replaceWith(defaults, fearCard, healthCard, privacyCard(v, save), syncCard(), dataCard, keysCard(keys.keys)); // keys.js; privacy.js, sync.js
   if (flash) dataNote.focus();
 }
-"""#####, "b5c04689753284e4"),
+"""#####, "40b4fe9ef8a7b6e5"),
         "/sync.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: sync with a collector — the Sync card on Settings, and one line on Home
 // only when something is wrong (failing for more than a day, or a copied data directory). The words

@@ -15,7 +15,7 @@ struct RunCommand: ParsableCommand {
         abstract: "Run the device: the one-button idle menu and sessions one after another, until stopped.",
         discussion: "Sessions are saved in the store (and logged to health when due); the idle tap starts the last session's configuration, or the settings' defaults before the first session or after a default-… setting changed. --mode, --interval, --attempts and --repetitions set what the first tap starts. Settings changed with `chronoception settings set` apply from the next session, without a restart; SIGHUP re-reads the board file's long press and debounce and the settings when the daemon has no terminal (a service); started from a terminal, it stops when that terminal closes (SIGHUP), as on Ctrl-C. Under systemd with StateDirectory=chronoception the data lives in /var/lib/chronoception. The state file shows what the device is doing; read it with `chronoception status`.")
 
-    @Option(help: "The mode the first idle tap starts: challenge, fear or passive (default: the last session's, else the default-mode setting).")
+    @Option(help: "The mode the first idle tap starts: challenge, fear, passive or reproduction (default: the last session's, else the default-mode setting).")
     var mode: SessionMode?
 
     @Option(help: "Attempts for Challenge and Fear (1 to 99) for the first idle tap.")

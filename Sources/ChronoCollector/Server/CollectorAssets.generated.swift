@@ -342,7 +342,7 @@ function showStatus(text, kind) {
   if (text) box.append(element("p", { class: "status " + (kind || "") }, text));
 }
 
-const modeNames = { challenge: "Challenge", passive: "Passive", fear: "Fear" };
+const modeNames = { challenge: "Challenge", passive: "Passive", fear: "Fear", reproduction: "Reproduction" };
 
 // A table cell that names its column, so a phone can show each row as a stack of "column: value".
 const cell = (label, value) => element("td", { "data-label": label }, value);
@@ -449,6 +449,6 @@ async function start() {
 }
 
 document.addEventListener("DOMContentLoaded", start);
-"""#####, "27f677b1dccf20c4"),
+"""#####, "d634c37cb8eb17a2"),
     ]
 }

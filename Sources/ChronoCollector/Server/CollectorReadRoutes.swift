@@ -17,7 +17,7 @@ enum CollectorReadRoutes {
                 var query = try await known(scope(request, required: false), state.store)
                 let parameters = request.uri.queryParameters
                 if let mode = parameters["mode"].map(String.init) {
-                    guard SessionMode(rawValue: mode) != nil else { throw APIError(.badRequest, "invalid_request", "mode is challenge, fear or passive.") }
+                    guard SessionMode(rawValue: mode) != nil else { throw APIError(.badRequest, "invalid_request", "mode is challenge, fear, passive or reproduction.") }
                     query.mode = mode
                 }
                 let limit = try integer(parameters["limit"].map(String.init), name: "limit", range: 1...10_000) ?? 100

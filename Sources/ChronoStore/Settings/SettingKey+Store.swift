@@ -46,7 +46,7 @@ extension SettingKey {
         switch self {
         case .defaultMode:
             guard let mode = SessionMode(rawValue: text.lowercased()) else {
-                throw .invalidValue("'\(text)' is not a mode. Use challenge, fear or passive.")
+                throw .invalidValue("'\(text)' is not a mode. Use challenge, fear, passive or reproduction.")
             }
             // A stored default outlives any process, so only the setting's own opt-in counts here.
             if !FearPermission(optIn: false, settingOn: current.session.fearModeOn).allowsByName(mode) {
