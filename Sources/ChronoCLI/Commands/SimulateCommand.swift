@@ -29,7 +29,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Reproduction: the person's Weber fraction, the SD of their reproduced durations over the mean (0 to 1; default 0.1).")
     var weber: Double?
 
-    @Option(help: "Reproduction: the person's bias, the mean ratio of reproduced to presented duration (0.2 to 5; 1 is none; default 1).")
+    @Option(help: "Reproduction: the person's bias, mean reproduced ÷ target − 1 (−0.5 to 1; 0.05 = 5 % too long; default 0), as simulate-study's --bias.")
     var bias: Double?
 
     func validate() throws {
@@ -45,14 +45,14 @@ struct SimulateCommand: ParsableCommand {
         if let weber, !(weber >= 0 && weber <= 1) {
             throw ValidationError("--weber \(weber) is out of range: give the Weber fraction from 0 to 1, for example 0.1.")
         }
-        if let bias, !(bias >= 0.2 && bias <= 5) {
-            throw ValidationError("--bias \(bias) is out of range: give the mean ratio from 0.2 to 5, for example 1.05 for 5 % long.")
+        if let bias, !(bias >= -0.5 && bias <= 1) {
+            throw ValidationError("--bias \(bias) is out of range: give mean reproduced ÷ target − 1 from -0.5 to 1, for example 0.05 for 5 % too long.")
         }
     }
 
     /// The Reproduction person, when `--mode reproduction` was given.
     private var person: SimulatedParticipant? {
-        mode == .reproduction ? SimulatedParticipant(weberFraction: weber ?? 0.1, meanRatio: bias ?? 1) : nil
+        mode == .reproduction ? SimulatedParticipant(weberFraction: weber ?? 0.1, bias: bias ?? 0) : nil
     }
 
     func run() throws {
