@@ -274,7 +274,7 @@ def test_settings(companion, artifacts):
         wait_for(driver, "return document.querySelector('[aria-labelledby=st-defaults] .status.ok')")
         check("settings: Fear saved as the default", companion.api("/settings")["values"]["default-mode"] == "fear")
         driver.execute_script("document.getElementById('s-fear').click()")
-        wait_for(driver, "return document.querySelectorAll('#s-default-mode option').length === 2")
+        wait_for(driver, "return document.querySelectorAll('#s-default-mode option').length === 3")
         chosen = driver.execute_script("return document.getElementById('s-default-mode').value")
         stored = companion.api("/settings")["values"]["default-mode"]
         check("settings: turning Fear off takes it away and shows the stored default", chosen == stored == "challenge", (chosen, stored))
