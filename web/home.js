@@ -68,7 +68,7 @@ async function pageHome() {
   const last = el("section", { class: "card", "aria-labelledby": "h-last" }, el("h2", { id: "h-last" }, "Last session"), el("p", { class: "muted" }, "Loading…"));
   main.replaceChildren(el("h1", {}, "Home"), el("div", { id: "live-slot", "aria-live": "polite" }), el("div", { class: "grid" }, status, last),
     el("section", { class: "card", "aria-labelledby": "h-how" }, el("h2", { id: "h-how" }, "How it works"),
-      el("ul", {}, el("li", {}, el("a", { href: "#/learn" }, "The three modes: Challenge, Passive and Fear")),
+      el("ul", {}, el("li", {}, el("a", { href: "#/learn" }, "The modes: Challenge, Passive, Fear and Reproduction")),
         el("li", {}, el("a", { href: "#/learn" }, "Reading your numbers: typical error, zones, Time Acuity")),
         el("li", {}, el("a", { href: "#/welcome" }, "Setup and the health log again")))));
   syncHint(main.firstChild); // sync.js: one line under the title only when sync needs a look

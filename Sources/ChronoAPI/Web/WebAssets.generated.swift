@@ -377,7 +377,7 @@ async function pageHome() {
   const last = el("section", { class: "card", "aria-labelledby": "h-last" }, el("h2", { id: "h-last" }, "Last session"), el("p", { class: "muted" }, "Loading…"));
   main.replaceChildren(el("h1", {}, "Home"), el("div", { id: "live-slot", "aria-live": "polite" }), el("div", { class: "grid" }, status, last),
     el("section", { class: "card", "aria-labelledby": "h-how" }, el("h2", { id: "h-how" }, "How it works"),
-      el("ul", {}, el("li", {}, el("a", { href: "#/learn" }, "The three modes: Challenge, Passive and Fear")),
+      el("ul", {}, el("li", {}, el("a", { href: "#/learn" }, "The modes: Challenge, Passive, Fear and Reproduction")),
         el("li", {}, el("a", { href: "#/learn" }, "Reading your numbers: typical error, zones, Time Acuity")),
         el("li", {}, el("a", { href: "#/welcome" }, "Setup and the health log again")))));
   syncHint(main.firstChild); // sync.js: one line under the title only when sync needs a look
@@ -408,7 +408,7 @@ async function pageHome() {
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
     el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
 }
-"""#####, "a7f0d6466edec4a0"),
+"""#####, "af7f97b69ca06de6"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -422,7 +422,7 @@ async function pageHome() {
 <script src="/format.js?v=dfdb24a77e00ed45" defer></script>
 <script src="/core.js?v=14de1fb40e90271b" defer></script>
 <script src="/live.js?v=70838665ec8e649c" defer></script>
-<script src="/home.js?v=a7f0d6466edec4a0" defer></script>
+<script src="/home.js?v=af7f97b69ca06de6" defer></script>
 <script src="/progress.js?v=be64be564e25647a" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
 <script src="/settings.js?v=40b4fe9ef8a7b6e5" defer></script>
@@ -450,7 +450,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "8ffbe40d82dcc55c"),
+"""#####, "16214ddd8a64c278"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.

@@ -24,7 +24,13 @@ public enum LearnText {
             boundary, so you feel what 5 minutes is. Choose how many repetitions (for example 3, 6 or \
             12). A long press ends the session early.
 
-            A long press (1.5 s by default) during Challenge or Fear asks to discard the session; a \
+            Reproduction — the device presents the interval: a short vibration at its start and one at \
+            its end. Then you reproduce it: press once to start, once more when the same time has \
+            passed. Presses while the interval is presented do not count. The feedback is Challenge's; \
+            the ratio says how long your reproduction was (1.05 is 5 % too long). The task timing \
+            research uses most, and the one studies run with feedback off.
+
+            A long press (1.5 s by default) during Challenge, Fear or Reproduction asks to discard the session; a \
             second long press within a few seconds discards it, a tap carries on.
             """),
         ("Reading the numbers", """
