@@ -50,7 +50,7 @@ public enum SimulatedStudy {
         for planned in plan.sessions where planned.mode.usesAttempts {
             guard let configuration = try? SessionConfiguration(
                 mode: planned.mode, interval: planned.interval, plannedCount: planned.count, fearThreshold: planned.fearThreshold,
-                feedback: planned.feedback == .shown ? .shown : .withheld) else { continue }
+                feedback: planned.feedback) else { continue }
             var events: [SessionEvent] = []
             var marks: [(start: MonotonicInstant, tap: MonotonicInstant)] = []
             let target = Double(configuration.interval.span.nanoseconds)

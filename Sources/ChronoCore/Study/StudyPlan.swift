@@ -18,7 +18,7 @@ public struct StudyPlan: Hashable, Sendable {
         /// Attempts (attempt modes) or repetitions (Passive).
         public var count: Int
         public var fearThreshold: Double
-        public var feedback: StudyFeedback
+        public var feedback: FeedbackPolicy
         /// Withheld feedback is shown when the block's last session ends.
         public var revealAtBlockEnd: Bool
         /// Whether this is the block's last session (where withheld results are revealed).

@@ -44,13 +44,13 @@ public struct StudyProtocol: Hashable, Sendable {
         public var count: Int
         /// Fear's threshold as a fraction (0.10 is 10 %); the core's default unless given (Fear only).
         public var fearThreshold: Double
-        public var feedback: StudyFeedback
+        public var feedback: FeedbackPolicy
         /// With feedback withheld: whether the block's results are shown when its last session ends
         /// (true), or never on the device (false). Always false with feedback shown.
         public var revealAtBlockEnd: Bool
 
         public init(name: String, condition: String, mode: SessionMode, sessions: Int, intervals: [TrainingInterval],
-                    order: IntervalOrder, count: Int, fearThreshold: Double, feedback: StudyFeedback, revealAtBlockEnd: Bool) {
+                    order: IntervalOrder, count: Int, fearThreshold: Double, feedback: FeedbackPolicy, revealAtBlockEnd: Bool) {
             self.name = name
             self.condition = condition
             self.mode = mode
@@ -99,13 +99,4 @@ public struct StudyProtocol: Hashable, Sendable {
 
     /// The sessions of the whole plan.
     public var totalSessions: Int { blocks.reduce(0) { $0 + $1.sessions } }
-}
-
-/// Whether a block shows the person how each press went. The engine's own policy
-/// (`SessionConfiguration.feedback`) has the same two cases.
-public enum StudyFeedback: String, Hashable, Sendable, CaseIterable {
-    /// Error, zone and score after each press, as outside studies.
-    case shown
-    /// A neutral "recorded" cue for each press; no error, zone, score or Fear sound.
-    case withheld
 }

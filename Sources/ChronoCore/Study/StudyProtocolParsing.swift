@@ -165,7 +165,7 @@ struct StudyProtocolReading {
         }
         var count: Int?
         var fearThreshold = SessionConfiguration.defaultFearThreshold
-        var feedback = StudyFeedback.shown
+        var feedback = FeedbackPolicy.shown
         var reveal = false
         if let mode {
             let countKey = mode.usesAttempts ? "attempts" : "repetitions"
@@ -187,7 +187,7 @@ struct StudyProtocolReading {
             }
             var feedbackRefused = false
             if let field = fields["feedback"] {
-                if let chosen = choice(field, what: "feedback", StudyFeedback.self) {
+                if let chosen = choice(field, what: "feedback", FeedbackPolicy.self) {
                     if chosen == .withheld, !mode.usesAttempts {
                         problem(field.line, "\(mode.rawValue) has no presses to give feedback on; remove \"feedback\" from this block")
                         feedbackRefused = true

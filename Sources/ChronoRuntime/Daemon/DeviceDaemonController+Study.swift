@@ -33,7 +33,7 @@ extension DeviceDaemonController {
         guard let standing = studyStanding, let planned = standing.dueSession(at: wallNow(now).unixNanoseconds) else { return nil }
         guard var configuration = try? snapshot.configuration(mode: planned.mode, interval: planned.interval, count: planned.count) else { return nil }
         configuration.fearThreshold = planned.fearThreshold
-        configuration.feedback = planned.feedback == .withheld ? .withheld : .shown
+        configuration.feedback = planned.feedback
         return DueStudySession(configuration: configuration, tag: standing.plan.tag(for: planned))
     }
 
