@@ -54,14 +54,22 @@ public enum SessionValidation {
         guard TimeLimits.isAcceptedUTCOffset(anchor.utcOffsetSeconds) else {
             throw broken(.time, "the UTC offset \(anchor.utcOffsetSeconds) s is beyond ±18 h")
         }
-        let marks = [("the anchor's monotonic mark", anchor.monotonic), ("the start", outcome.startedAt), ("the end", outcome.endedAt)]
-            + outcome.attempts.flatMap { [("attempt \($0.index)'s start", $0.startMark), ("attempt \($0.index)'s tap", $0.tapMark)] }
-            + outcome.attempts.flatMap { attempt in
-                [("attempt \(attempt.index)'s presented start", attempt.presentedStart), ("attempt \(attempt.index)'s presented end", attempt.presentedEnd)]
-                    .compactMap { name, mark in mark.map { (name, $0) } }
-            }
-            + outcome.boundaries.map { ("boundary \($0.index)'s due time", $0.due) }
-            + firings.enumerated().compactMap { position, fired in fired.map { ("boundary \(position + 1)'s firing", $0) } }
+        // Built in typed steps: one long expression takes the release compiler (Swift 6.2, package-pi) too
+        // long to type-check.
+        typealias NamedMark = (String, MonotonicInstant)
+        var marks: [NamedMark] = [("the anchor's monotonic mark", anchor.monotonic), ("the start", outcome.startedAt), ("the end", outcome.endedAt)]
+        for attempt in outcome.attempts {
+            marks.append(("attempt \(attempt.index)'s start", attempt.startMark))
+            marks.append(("attempt \(attempt.index)'s tap", attempt.tapMark))
+        }
+        for attempt in outcome.attempts {
+            if let mark = attempt.presentedStart { marks.append(("attempt \(attempt.index)'s presented start", mark)) }
+            if let mark = attempt.presentedEnd { marks.append(("attempt \(attempt.index)'s presented end", mark)) }
+        }
+        for boundary in outcome.boundaries { marks.append(("boundary \(boundary.index)'s due time", boundary.due)) }
+        for (position, fired) in firings.enumerated() {
+            if let fired { marks.append(("boundary \(position + 1)'s firing", fired)) }
+        }
         for (name, mark) in marks where !TimeLimits.isAcceptedMonotonic(nanoseconds: mark.nanoseconds) {
             throw broken(.time, "\(name) (\(mark.nanoseconds) ns) is outside 0 to \(TimeLimits.maximumMonotonicNanoseconds) ns")
         }
