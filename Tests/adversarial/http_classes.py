@@ -124,6 +124,50 @@ def class1_collector_queries(ctx, server):
                           verdict_accept(verdict, "GET"))
 
 
+# The study analysis and tidy export (StudyAnalysisRoutes, docs/STUDIES.md): `table` is cells or estimates;
+# `participant=` and `device=` must name one enrolled here (otherwise 404); the codebook ignores its query.
+ANALYSIS_ROUTES = ("/api/v1/analysis", "/api/v1/analysis.csv", "/api/v1/export-tidy.csv")
+CODEBOOK_ROUTE = "/api/v1/export-tidy-codebook.csv"
+
+
+def analysis_scope_values(known_device):
+    """(query parameters, verdict) for the analysis routes' scope: none, the enrolled device, and
+    hostile names (unknown, huge, control characters, NUL, formulas, both scopes at once)."""
+    hostile = ["nobody-enrolled", "x" * 5000, "\u0000", "a\nb", "\x1b[2J", "abc\u202efed", "%",
+               '=HYPERLINK("http://evil.example/","x")', "../../etc/passwd", "' OR 1=1 --", "\ud7ff" * 50]
+    cases = [([], IN), ([("participant", "")], IN), ([("device", "")], IN)]
+    cases += [([(name, value)], OUT) for name in ("participant", "device") for value in hostile]
+    if known_device:
+        cases += [([("device", known_device)], IN), ([("device", known_device), ("participant", "nobody-enrolled")], OUT)]
+    return cases
+
+
+def table_values():
+    return [("cells", IN), ("estimates", IN), ("", OUT), ("CELLS", OUT), ("cells ", OUT), ("x" * 5000, OUT),
+            ("\u0000", OUT), ("estimates\ncells", OUT), ("1", OUT)]
+
+
+def class1_collector_analysis(ctx, server):
+    """Hostile queries on the analysis routes, from loopback and from a namespace with a reader key, after
+    class 1's damaged batches reached the store: a refusal or an answer, never a 5xx. Without a key
+    from beyond loopback every one of them is 401."""
+    known = ctx.batch_devices.get(server)
+    known_device = known[2] if known else None
+    for origin, key in (("srv", None), ("c1", ctx.reader_keys[server])):
+        where = "loopback" if origin == "srv" else "remote+reader key"
+        cases = [(route, scope, verdict) for route in ANALYSIS_ROUTES for scope, verdict in analysis_scope_values(known_device)]
+        cases += [("/api/v1/analysis.csv", [("table", value)], verdict) for value, verdict in table_values()]
+        cases += [(CODEBOOK_ROUTE, scope, ODD) for scope, _ in analysis_scope_values(known_device)]
+        for route, scope, verdict in cases:
+            target = route + (generate.query(scope) if scope else "")
+            ctx.judge("1-bounds", server, f"{where} GET {target[:140]}", verdict_text(verdict, "GET"),
+                      lambda target=target, origin=origin, key=key: ctx.request(server, origin, "GET", target, key=key),
+                      verdict_accept(verdict, "GET"))
+    for route in ANALYSIS_ROUTES + (CODEBOOK_ROUTE,):
+        ctx.judge("1-bounds", server, f"remote GET {route} without a key", "401",
+                  lambda route=route: ctx.request(server, "c1", "GET", route), status_in((401, 401)))
+
+
 def mutated_batch(ctx, field, raw, device=None):
     """The batch's JSON text with FIELD set to the raw JSON text RAW (in its first session, attempt,
     boundary or preference), everything else as `sync now` sent it."""
