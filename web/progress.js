@@ -54,6 +54,14 @@ let progressDays = 30, progressInterval = "";
 // soon as /progress answers and the day-by-day charts as soon as /progress/daily does, each into its
 // own slot, so the first content never waits for the slower of the two. Marks for the browser tier:
 // `progress-summary` (summary in the DOM: the first render) and `progress-charts`.
+// A study block without feedback: its sessions count, their results stay out of every figure until
+// the block ends (the device decides; the words are `chronoception progress`'s).
+function withheldNote(count) {
+  if (!count) return null;
+  return el("p", { class: "muted", "data-role": "results-withheld" },
+    `Results withheld for ${count} session${count === 1 ? "" : "s"} (a study block without feedback): counted, not in these figures.`);
+}
+
 async function pageProgress() {
   setTitle("Progress");
   const filter = progressInterval ? `interval=${encodeURIComponent(progressInterval)}` : "";
@@ -82,7 +90,8 @@ async function pageProgress() {
       el("p", {}, el("span", { class: "big" }, seconds(item.typical_error_seconds_last_7_days)), " ", el("span", { class: "muted" }, "typical error, last 7 days")),
       el("p", {}, `Trend: ${trend} (7 days before: ${seconds(item.typical_error_seconds_7_days_before)})`),
       el("p", {}, "Time Acuity: ", el("strong", {}, item.time_acuity_score === null ? "—" : String(item.time_acuity_score))),
-      item.last_zones.length ? zoneStrip(item.last_zones) : null));
+      item.last_zones.length ? zoneStrip(item.last_zones) : null,
+      withheldNote(item.results_withheld_sessions)));
   }
   const range = el("div", { class: "row", role: "group", "aria-label": "Days shown" },
     [30, 90].map((n) => el("button", { type: "button", class: "chip", "aria-pressed": String(progressDays === n), onclick: () => { progressDays = n; pageProgress(); } }, `${n} days`)));
@@ -90,6 +99,8 @@ async function pageProgress() {
   nodes.push(el("section", { class: "card", "aria-labelledby": "c-title" },
     el("div", { class: "spread" }, el("h2", { id: "c-title" }, "Day by day"), range), charts));
   if (report.intervals.length > 1 || progressInterval) nodes.splice(1, 0, intervalChips);
+  const withheld = withheldNote(report.results_withheld_sessions);
+  if (withheld) nodes.splice(1, 0, withheld);
   if (report.intervals.length) nodes.push(cards);
   else nodes.push(el("p", { class: "card" }, "No completed sessions at this interval yet."));
   if (report.mode_mix.length) {

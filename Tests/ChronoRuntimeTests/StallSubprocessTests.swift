@@ -59,13 +59,14 @@ struct StallSubprocessTests {
         let lateMilliseconds = try #require(session["timing_late_ms"] as? Double, "no timing flag: \(listing)")
         #expect(lateMilliseconds > 1200 && lateMilliseconds < 1700, "flagged \(lateMilliseconds) ms late")
 
-        // The CSV: the flag is the last column but the note; every boundary keeps its real firing.
+        // The CSV: the flag, then the note, before the four columns added since (presented marks, the
+        // withheld flags); every boundary keeps its real firing.
         _ = try Self.run(binary, ["export", "csv", "--all", "-o", csvPath, "--data-dir", dataDirectory], root: root)
         // RFC 4180: CRLF between records (one Character in Swift, so split on the string).
         let lines = try String(contentsOfFile: csvPath, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }
             .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let header = try #require(lines.first)
-        #expect(Array(header.suffix(2)) == ["timing_late_ms", "note"])
+        #expect(Array(header.suffix(6).prefix(2)) == ["timing_late_ms", "note"])
         let column = { (name: String) in header.firstIndex(of: name)! }
         let rows = lines.dropFirst().filter { $0[column("row_kind")] == "boundary" }
         try #require(rows.count == 3)

@@ -115,13 +115,13 @@ struct SessionNoteStoreTests {
         var text = ""
         try store.exportCSV(days: nil, nowUnixNanoseconds: Sample.now) { text += $0 }
         let records = text.components(separatedBy: "\r\n").dropLast()
-        #expect(records.first == "session_id,session_started_at,session_ended_at,mode,status,target_interval_seconds,planned_count,done_count,board,fear_threshold_percent,fear_sound_effective,time_acuity_score,mean_abs_error_seconds,mean_signed_error_seconds,std_dev_error_seconds,mean_abs_percent_error,total_duration_seconds,health_log,row_kind,row_index,row_at,start_mark_ns,tap_mark_ns,elapsed_seconds,signed_error_seconds,abs_percent_error,zone,boundary_due_ns,boundary_fired_ns,boundary_fired_late_ms,timing_late_ms,note")
+        #expect(records.first == "session_id,session_started_at,session_ended_at,mode,status,target_interval_seconds,planned_count,done_count,board,fear_threshold_percent,fear_sound_effective,time_acuity_score,mean_abs_error_seconds,mean_signed_error_seconds,std_dev_error_seconds,mean_abs_percent_error,total_duration_seconds,health_log,row_kind,row_index,row_at,start_mark_ns,tap_mark_ns,elapsed_seconds,signed_error_seconds,abs_percent_error,zone,boundary_due_ns,boundary_fired_ns,boundary_fired_late_ms,timing_late_ms,note,presented_start_mono_ns,presented_end_mono_ns,feedback_withheld,results_withheld")
         let coffee = records.filter { $0.hasPrefix(sid("N1")) }
         #expect(coffee.count == 2)
-        #expect(coffee.allSatisfy { $0.hasSuffix(",,\"after coffee, \"\"strong\"\"\"") })
+        #expect(coffee.allSatisfy { $0.hasSuffix(",,\"after coffee, \"\"strong\"\"\",,,,") })
         let formula = records.filter { $0.hasPrefix(sid("N3")) }
         #expect(formula.count == 1)
-        #expect(formula.allSatisfy { $0.hasSuffix(",,\"'=HYPERLINK(\"\"http://x\"\")\"") })
+        #expect(formula.allSatisfy { $0.hasSuffix(",,\"'=HYPERLINK(\"\"http://x\"\")\",,,,") })
     }
 
     @Test("a note damaged in the file is reported as damage, never shown")

@@ -5,7 +5,7 @@ own `chronoception companion` over a store filled by `simulate`:
 - the session page has a Note card: "after coffee" typed and saved says "Note saved." and the device
   keeps it (GET /sessions/{id}); a reload shows it in the field; Progress's recent sessions show it
   as a muted line; the CSV downloaded from Settings ("Everything") has it in the session's rows'
-  last column, and is the file `chronoception export csv --all` writes;
+  column after timing_late_ms, and is the file `chronoception export csv --all` writes;
 - a 300-character note is refused in the device's words ("Not saved: The note is 300 characters
   long; a note holds at most 200. Shorten it."), the counter says how far over it is, and the stored
   note is unchanged; a note holding an invisible direction mark is refused in words too; a formula
@@ -113,11 +113,12 @@ def test_note(companion, artifacts):
             check("the download is the file export csv --all writes", got == cli,
                   next(((a, b) for a, b in zip(got.split("\r\n"), cli.split("\r\n")) if a != b), (len(got), len(cli))))
             rows = list(csv.reader(io.StringIO(got)))
-            check("the CSV's last column is note", rows[0][-1] == "note", rows[0][-3:])
+            note = rows[0].index("note")
+            check("the note column follows timing_late_ms", rows[0][note - 1] == "timing_late_ms", rows[0][-7:])
             mine = [r for r in rows[1:] if r[0] == session_id]
-            check("the session's rows carry the note", mine and all(r[-1] == "after coffee" for r in mine), [r[-1] for r in mine])
+            check("the session's rows carry the note", mine and all(r[note] == "after coffee" for r in mine), [r[note] for r in mine])
             others = [r for r in rows[1:] if r[0] != session_id]
-            check("other sessions' rows have none", others and all(r[-1] == "" for r in others))
+            check("other sessions' rows have none", others and all(r[note] == "" for r in others))
 
         open_page(driver, base, f"#/session/{session_id}")
         type_note(driver, "x" * 300)

@@ -10,14 +10,10 @@ enum ProgressRoutes {
             let only = try QueryParameters(request: request).interval()
             let now = state.nowUnixNanoseconds
             let offset = state.utcOffsetSeconds(at: now)
+            // The store leaves withheld study sessions' results out of every figure and line
+            // (`withheldResultSessionIDs`), as for `chronoception progress`.
             let report = try await state.withStore { try $0.progress(nowUnixNanoseconds: now, utcOffsetSeconds: offset, only: only) }
-            // The recent sessions of a withheld study block show no result (`WithheldResults`).
-            let withheld = try await WithheldResults.ids(state)
-            guard !withheld.isEmpty, case .object(let members) = report.json else { return JSONResponse.ok(report.json) }
-            return JSONResponse.ok(.object(members.map { key, value in
-                guard key == "recent_sessions", case .array(let lines) = value else { return (key, value) }
-                return (key, .array(lines.map { WithheldResults.shown($0, in: withheld) }))
-            }))
+            return JSONResponse.ok(report.json)
         }
         group.get("progress/daily") { request, _ in
             let parameters = QueryParameters(request: request)

@@ -2960,6 +2960,10 @@ enum OpenAPIDocument {
             "type": "integer",
             "nullable": true
           },
+          "results_withheld_sessions": {
+            "type": "integer",
+            "description": "Present only when some completed sessions have their results withheld (a study block without feedback): counted, in no figure."
+          },
           "intervals": {
             "type": "array",
             "items": {
@@ -3000,6 +3004,10 @@ enum OpenAPIDocument {
                 },
                 "attempts_7_days_before": {
                   "type": "integer"
+                },
+                "results_withheld_sessions": {
+                  "type": "integer",
+                  "description": "Present only when some of this interval's completed sessions have their results withheld (a study block without feedback): counted in completed_sessions, in no figure."
                 },
                 "trend": {
                   "type": "string"

@@ -84,7 +84,11 @@ struct StatusCommand: ParsableCommand {
         guard let location = try? StoreLocation.resolve(explicit: dataDirectory, environment: ProcessInfo.processInfo.environment, runningAsService: false),
               access(location.databasePath, R_OK) == 0,
               let store = try? ChronoStore.open(location) else { return (nil, false) }
-        return (try? store.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first,
-                (try? store.settings().glanceablePrivacy) ?? false)
+        // A study session whose results are withheld now shows no score (the store's one rule).
+        let last = try? store.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first
+        let withheld = last.map { line in
+            (try? store.withheldResultSessionIDs(nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds()).contains(line.sessionID)) ?? true
+        } ?? false
+        return (withheld ? last?.withheld : last, (try? store.settings().glanceablePrivacy) ?? false)
     }
 }

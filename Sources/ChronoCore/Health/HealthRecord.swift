@@ -35,6 +35,9 @@ public struct HealthRecord: Hashable, Sendable {
     /// `mean_ratio`. The records of the first three modes are unchanged (no key of theirs was added or
     /// changed meaning), so they keep 1 and stay byte for byte what they were.
     public static let reproductionSchemaVersion = 2
+    /// `chronoception_version` of a record whose session's results were withheld when it was written
+    /// (a study block without feedback): 3 adds `results_withheld` and leaves out every result key.
+    public static let withheldSchemaVersion = 3
 
     public var startDate: WallTime
     public var endDate: WallTime

@@ -29,8 +29,11 @@ public enum HealthRecordBuilder {
         }
     }
 
+    /// `resultsWithheld`: the session's results are withheld now (`StudyStanding.resultsShown`, asked by
+    /// the caller); its record then keeps its dates, mode, interval and attempt count, and none of its
+    /// results (`withheldMetadata`).
     public static func decide(
-        for outcome: SessionOutcome, sessionID: String, device: String, anchor: WallClockAnchor
+        for outcome: SessionOutcome, sessionID: String, device: String, anchor: WallClockAnchor, resultsWithheld: Bool = false
     ) -> Decision {
         switch outcome.status {
         case .aborted: return .none(reason: "The session was aborted; aborted sessions are never logged.")
@@ -62,7 +65,8 @@ public enum HealthRecordBuilder {
             startDate: anchor.wallTime(at: outcome.recordStart),
             endDate: anchor.wallTime(at: outcome.endedAt),
             device: device,
-            metadata: metadata(for: outcome, sessionID: sessionID),
+            metadata: resultsWithheld && outcome.mode.usesAttempts
+                ? withheldMetadata(for: outcome, sessionID: sessionID) : metadata(for: outcome, sessionID: sessionID),
             sessionID: sessionID))
     }
 
@@ -102,6 +106,21 @@ public enum HealthRecordBuilder {
             ("HKMetadataKeySyncIdentifier", .string(sessionID)),
             ("HKMetadataKeySyncVersion", .int(1)),
         ]
+        return entries
+    }
+
+    /// The record of a session whose results are withheld (docs/STUDIES.md, "The health log"): version
+    /// `HealthRecord.withheldSchemaVersion`, the mode, interval and attempt count, `results_withheld`
+    /// true, and none of the keys that say how well the person did (errors, score, ratio, Fear sound).
+    public static func withheldMetadata(for outcome: SessionOutcome, sessionID: String) -> [(key: String, value: HealthMetadataValue)] {
+        var entries: [(key: String, value: HealthMetadataValue)] = []
+        entries.append(("chronoception_version", .int(HealthRecord.withheldSchemaVersion)))
+        entries.append(("chronoception_mode", .string(outcome.mode.rawValue)))
+        entries.append(("target_interval_seconds", .int(outcome.configuration.interval.seconds)))
+        entries.append(("attempt_count", .int(outcome.attempts.count)))
+        entries.append(("results_withheld", .bool(true)))
+        entries.append(("HKMetadataKeySyncIdentifier", .string(sessionID)))
+        entries.append(("HKMetadataKeySyncVersion", .int(1)))
         return entries
     }
 }

@@ -1,8 +1,16 @@
 /// The `--json` form of progress and sessions: stable snake_case keys, seconds as floats, gaps as
 /// `null`, so scripts can chart the same numbers the text shows.
 extension ProgressReport {
+    /// `results_withheld_sessions` (here and per interval) and a recent line's `results_withheld` are
+    /// there only when a study withholds results, so every other report stays as it was.
     public var json: JSONValue {
-        .object([
+        var members = baseMembers
+        if resultsWithheldSessions > 0 { members.append(("results_withheld_sessions", .int(resultsWithheldSessions))) }
+        return .object(members)
+    }
+
+    private var baseMembers: [(String, JSONValue)] {
+        [
             ("completed_sessions", .int(completedSessions)),
             ("aborted_sessions", .int(abortedSessions)),
             ("interrupted_sessions", .int(interruptedSessions)),
@@ -13,13 +21,19 @@ extension ProgressReport {
             })),
             ("daily_time_acuity", overallAcuitySeries.json),
             ("recent_sessions", .array(recentSessions.map(\.json))),
-        ])
+        ]
     }
 }
 
 extension ProgressReport.IntervalProgress {
     public func json(today: Int64) -> JSONValue {
-        .object([
+        var members = baseMembers(today: today)
+        if resultsWithheldSessions > 0 { members.append(("results_withheld_sessions", .int(resultsWithheldSessions))) }
+        return .object(members)
+    }
+
+    private func baseMembers(today: Int64) -> [(String, JSONValue)] {
+        [
             ("target_interval_seconds", .int(interval.seconds)),
             ("interval", .string(interval.description)),
             ("pattern", pattern.map { .string($0.description) } ?? .null),
@@ -32,13 +46,21 @@ extension ProgressReport.IntervalProgress {
             ("time_acuity_score", timeAcuity.map { .int($0) } ?? .null),
             ("last_zones", .array(lastZones.map { .string($0.rawValue) })),
             ("daily_time_acuity", ProgressReport.acuitySeries(daily, lastDay: today, dayCount: ProgressReport.intervalDays).json),
-        ])
+        ]
     }
 }
 
 extension ProgressReport.SessionLine {
+    /// A withheld line's result members are null, with `results_withheld: true` last (as the API's
+    /// sessions show it).
     public var json: JSONValue {
-        .object([
+        var members = baseMembers
+        if resultsWithheld { members.append(("results_withheld", .bool(true))) }
+        return .object(members)
+    }
+
+    private var baseMembers: [(String, JSONValue)] {
+        [
             ("session_id", .string(sessionID)),
             ("mode", .string(mode.rawValue)),
             ("target_interval_seconds", .int(interval.seconds)),
@@ -53,7 +75,7 @@ extension ProgressReport.SessionLine {
             ("health_log", healthLog.map { .string($0) } ?? .null),
             ("note", note.map { .string($0) } ?? .null),
             ("timing_late_ms", optional(timingLateness.map(CueTiming.milliseconds))),
-        ])
+        ]
     }
 }
 

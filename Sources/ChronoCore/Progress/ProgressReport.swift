@@ -28,6 +28,9 @@ public struct ProgressReport: Hashable, Sendable {
         public var lastAttempts: ErrorAccumulator
         /// Per local day: that day's attempts.
         public var daily: [Int64: ErrorAccumulator]
+        /// Completed sessions counted above whose results are withheld now (a study block without
+        /// feedback): none of their attempts is in the figures.
+        public var resultsWithheldSessions = 0
 
         public init(interval: TrainingInterval, pattern: HapticPattern?, completedSessions: Int,
                     lastSevenDays: ErrorAccumulator, sevenDaysBefore: ErrorAccumulator,
@@ -71,6 +74,18 @@ public struct ProgressReport: Hashable, Sendable {
         public var timingLateness: TimeSpan?
         /// The person's note (`SessionNote`), nil when there is none.
         public var note: String?
+        /// The session's results are withheld now (a study block without feedback): score and errors nil.
+        public var resultsWithheld = false
+
+        /// The same line with its results withheld.
+        public var withheld: SessionLine {
+            var line = self
+            line.timeAcuityScore = nil
+            line.meanAbsErrorSeconds = nil
+            line.meanSignedErrorSeconds = nil
+            line.resultsWithheld = true
+            return line
+        }
 
         public init(sessionID: String, mode: SessionMode, interval: TrainingInterval, status: String, startedAt: WallTime,
                     plannedCount: Int, doneCount: Int, timeAcuityScore: Int?, meanAbsErrorSeconds: Double?,
@@ -105,6 +120,9 @@ public struct ProgressReport: Hashable, Sendable {
     public var daily: [Int64: ErrorAccumulator]
     /// Set when the report was narrowed to one interval.
     public var onlyInterval: TrainingInterval?
+    /// Completed sessions (counted above) whose results are withheld now; none of their results is in
+    /// any figure.
+    public var resultsWithheldSessions = 0
 
     public init(today: Int64, intervals: [IntervalProgress], completedByMode: [SessionMode: Int], abortedSessions: Int,
                 interruptedSessions: Int, recentSessions: [SessionLine], daily: [Int64: ErrorAccumulator],

@@ -24,6 +24,7 @@ public enum ProgressText {
         if report.interruptedSessions > 0 { others.append("\(report.interruptedSessions) interrupted") }
         if !others.isEmpty { headline += "; " + others.joined(separator: ", ") }
         lines.append(headline)
+        if let withheld = withheldText(report.resultsWithheldSessions) { lines.append(withheld) }
         lines.append("")
 
         if report.intervals.isEmpty {
@@ -57,8 +58,10 @@ public enum ProgressText {
         if let pattern = progress.pattern { title += "  H(I) \(pattern)" }
         title += " · \(progress.completedSessions) completed session\(progress.completedSessions == 1 ? "" : "s")"
         lines.append(title)
+        if let withheld = withheldText(progress.resultsWithheldSessions) { lines.append("  " + withheld) }
         guard progress.lastAttempts.attemptCount > 0 else {
-            lines.append("  Passive only so far: no taps, so no error to show.")
+            // Every attempt withheld: the line above says why there is nothing to show.
+            if progress.resultsWithheldSessions == 0 { lines.append("  Passive only so far: no taps, so no error to show.") }
             return lines
         }
         lines.append("  Typical error: \(errorText(progress.lastSevenDays)) last 7 days, \(errorText(progress.sevenDaysBefore)) the 7 days before → \(progress.trend.rawValue)")
@@ -97,7 +100,16 @@ public enum ProgressText {
         "a mark \(Int(CueTiming.milliseconds(lateness).rounded(.up))) ms late"
     }
 
+    /// "Results withheld for 2 sessions (a study block without feedback): counted, not in these figures."
+    public static func withheldText(_ sessions: Int) -> String? {
+        guard sessions > 0 else { return nil }
+        return "Results withheld for \(sessions) session\(sessions == 1 ? "" : "s") (a study block without feedback): counted, not in these figures."
+    }
+
     static func countsText(_ session: ProgressReport.SessionLine) -> String {
+        if session.resultsWithheld {
+            return "results withheld, \(session.doneCount)/\(session.plannedCount) attempts"
+        }
         if session.mode.usesAttempts {
             guard let score = session.timeAcuityScore, session.doneCount > 0 else {
                 return "\(session.doneCount)/\(session.plannedCount) attempts"

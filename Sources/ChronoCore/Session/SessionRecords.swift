@@ -47,6 +47,10 @@ public struct SessionFinishRecord: Hashable, Sendable {
     /// The session's study tag, as its start record had it; the store keeps it from here only when no
     /// start was recorded (a simulated study's sessions, a start the store could not write).
     public var study: StudyTag?
+    /// Whether this session's results are withheld as it finishes (a study block without feedback that
+    /// has not ended, or never reveals): decided by the daemon with `StudyStanding.resultsShown`, the one
+    /// rule every surface asks. Its health record and its JSON line then carry no result.
+    public var resultsWithheld = false
 
     public init(sessionID: String, outcome: SessionOutcome, anchor: WallClockAnchor, board: String,
                 boundariesFired: [MonotonicInstant] = [], wallClockSynchronised: Bool? = nil,
@@ -63,6 +67,6 @@ public struct SessionFinishRecord: Hashable, Sendable {
     /// Whether this session gets a health record, and the record (SPEC §4). Computed on each call:
     /// ask once and hand the answer on.
     public var healthDecision: HealthRecordBuilder.Decision {
-        HealthRecordBuilder.decide(for: outcome, sessionID: sessionID, device: board, anchor: anchor)
+        HealthRecordBuilder.decide(for: outcome, sessionID: sessionID, device: board, anchor: anchor, resultsWithheld: resultsWithheld)
     }
 }

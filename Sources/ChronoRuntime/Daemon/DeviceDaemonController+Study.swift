@@ -70,7 +70,8 @@ extension DeviceDaemonController {
         return sessionID == snapshot.lastCompletedID ? snapshot.lastCompletedStudy : nil
     }
 
-    /// A record of this daemon's study session carries its tag; its completion is counted at once.
+    /// A record of this daemon's study session carries its tag (and, finishing, whether its results are
+    /// withheld); its completion is counted at once.
     func tagged(_ action: LoopAction) -> LoopAction {
         guard let studyRun else { return action }
         switch action {
@@ -82,6 +83,11 @@ extension DeviceDaemonController {
             if record.outcome.status == .completed {
                 let ended = record.anchor.unixNanoseconds(at: record.outcome.endedAt)
                 studyCompleted = (studyRun.tag, StudySchedule.Completion(position: studyRun.tag.planPosition, endedUnixNanoseconds: ended))
+                // Withheld as it ends (its own completion counted): its health record and JSON line
+                // carry no result. The same rule as the state and the store's answer for the API.
+                if !studyRun.tag.feedbackShown {
+                    record.resultsWithheld = studyStanding?.resultsShown(for: studyRun.tag, at: ended) != true
+                }
             }
             return .sessionFinished(record)
         default:

@@ -38,13 +38,7 @@ public final class JSONLinesRecorder: SessionRecorder {
         ]
         if outcome.mode.usesAttempts {
             members.append(("attempts", .array(outcome.attempts.map { attempt in
-                .object([
-                    ("index", .int(attempt.index)),
-                    ("elapsed_seconds", .double(attempt.elapsedSeconds)),
-                    ("signed_error_seconds", .double(attempt.signedErrorSeconds)),
-                    ("zone", .string(attempt.zone.rawValue)),
-                    ("feedback", .string(attempt.feedbackText)),
-                ])
+                attemptJSON(attempt, withheld: finish.resultsWithheld)
             })))
         } else {
             members.append(("boundaries", .array(outcome.boundaries.enumerated().map { position, boundary in
@@ -59,6 +53,22 @@ public final class JSONLinesRecorder: SessionRecorder {
             members.append(("timing_late_ms", .double(CueTiming.milliseconds(late))))
         }
         members += decision.jsonMembers
+        // A study session whose results are withheld as it ends (`SessionFinishRecord.resultsWithheld`):
+        // flagged, and its attempts' results null, as the API shows it.
+        if finish.resultsWithheld { members.append(("results_withheld", .bool(true))) }
+        return .object(members)
+    }
+
+    /// One attempt: its results (null while withheld) and, for Reproduction, the presented marks'
+    /// onsets (monotonic nanoseconds, as the store and the wire keep them), after the existing members.
+    static func attemptJSON(_ attempt: AttemptMeasurement, withheld: Bool) -> JSONValue {
+        var members: [(String, JSONValue)] = [("index", .int(attempt.index))]
+        members.append(("elapsed_seconds", withheld ? .null : .double(attempt.elapsedSeconds)))
+        members.append(("signed_error_seconds", withheld ? .null : .double(attempt.signedErrorSeconds)))
+        members.append(("zone", withheld ? .null : .string(attempt.zone.rawValue)))
+        members.append(("feedback", withheld ? .null : .string(attempt.feedbackText)))
+        if let start = attempt.presentedStart { members.append(("presented_start_mono_ns", .int(start.nanoseconds))) }
+        if let end = attempt.presentedEnd { members.append(("presented_end_mono_ns", .int(end.nanoseconds))) }
         return .object(members)
     }
 }

@@ -14,6 +14,8 @@ extension ChronoStore {
         "row_kind", "row_index", "row_at", "start_mark_ns", "tap_mark_ns", "elapsed_seconds", "signed_error_seconds",
         "abs_percent_error", "zone", "boundary_due_ns", "boundary_fired_ns", "boundary_fired_late_ms",
         "timing_late_ms", "note",
+        // Appended later, so every column before keeps its place (docs/STORE.md).
+        "presented_start_mono_ns", "presented_end_mono_ns", "feedback_withheld", "results_withheld",
     ]
 
     /// The earliest start included by "the last `days` days"; saturates rather than overflowing for
@@ -26,7 +28,9 @@ extension ChronoStore {
     }
 
     /// Writes the CSV of sessions started in the last `days` days (all when nil) to `sink`, in chunks.
+    /// A session whose results are withheld at `now` (`withheldResultSessionIDs`) has none in it.
     public func exportCSV(days: Int?, nowUnixNanoseconds now: Int64, to sink: (String) throws -> Void) throws(StoreError) {
+        let withheld = try withheldResultSessionIDs(nowUnixNanoseconds: now)
         let sessions = try read { db in
             if let days {
                 return try loadSessions(db, filter: "s.started_unix_ns >= ?", arguments: [Self.cutoff(now: now, days: days)])
@@ -37,7 +41,7 @@ extension ChronoStore {
             try sink(CSVText.record(Self.csvColumns))
             var chunk = ""
             for session in sessions {
-                for row in Self.csvRows(session) { chunk += CSVText.record(row) }
+                for row in Self.csvRows(session, resultsWithheld: withheld.contains(session.sessionID)) { chunk += CSVText.record(row) }
                 if chunk.utf8.count > 65_536 { try sink(chunk); chunk = "" }
             }
             try sink(chunk)
@@ -47,11 +51,16 @@ extension ChronoStore {
     }
 
     /// Public for the collector, whose export is these columns with the device's in front.
-    public static func csvRows(_ session: StoredSession) -> [[String]] {
+    /// `resultsWithheld`: the session's results are withheld now; its score, errors, zones and press
+    /// marks (from which the errors follow) are left empty and `results_withheld` is `true`.
+    /// `feedback_withheld` is `true` for every session of a study block without feedback (SPEC §11:
+    /// flagged in every export), revealed or not.
+    public static func csvRows(_ session: StoredSession, resultsWithheld: Bool = false) -> [[String]] {
         let outcome = session.outcome
         let configuration = outcome.configuration
         let metrics = outcome.metrics
-        let hasMetrics = outcome.mode.usesAttempts && !outcome.attempts.isEmpty
+        let hasMetrics = outcome.mode.usesAttempts && !outcome.attempts.isEmpty && !resultsWithheld
+        let shown = !resultsWithheld
         let status = session.isRunning ? "running" : outcome.status.rawValue
         let sessionFields: [String] = [
             session.sessionID,
@@ -75,24 +84,35 @@ extension ChronoStore {
         // their places (the note as it is: `CSVText` quotes it and neutralises a formula).
         let timing = outcome.timingLateness.map { number(CueTiming.milliseconds($0)) } ?? ""
         let note = session.note ?? ""
+        let flags = [session.study.map { $0.feedbackShown ? "" : "true" } ?? "", resultsWithheld ? "true" : ""]
+        let noPresentation = ["", ""]
         var rows: [[String]] = []
         for attempt in outcome.attempts {
-            rows.append(sessionFields + [
-                "attempt", String(attempt.index), session.anchor.wallTime(at: attempt.startMark).iso8601,
-                String(attempt.startMark.nanoseconds), String(attempt.tapMark.nanoseconds), number(attempt.elapsedSeconds),
-                number(attempt.signedErrorSeconds), number(attempt.absPercentError), attempt.zone.rawValue, "", "", "", timing, note,
-            ])
+            var row = sessionFields
+            row += ["attempt", String(attempt.index), session.anchor.wallTime(at: attempt.startMark).iso8601]
+            row += shown ? [String(attempt.startMark.nanoseconds), String(attempt.tapMark.nanoseconds)] : ["", ""]
+            row += shown ? [number(attempt.elapsedSeconds), number(attempt.signedErrorSeconds)] : ["", ""]
+            row += shown ? [number(attempt.absPercentError), attempt.zone.rawValue] : ["", ""]
+            row += ["", "", "", timing, note]
+            row.append(attempt.presentedStart.map { String($0.nanoseconds) } ?? "")
+            row.append(attempt.presentedEnd.map { String($0.nanoseconds) } ?? "")
+            rows.append(row + flags)
         }
         for (position, boundary) in outcome.boundaries.enumerated() {
             let fired = position < session.boundariesFired.count ? session.boundariesFired[position] : nil
-            rows.append(sessionFields + [
-                "boundary", String(boundary.index), session.anchor.wallTime(at: boundary.due).iso8601,
-                "", "", "", "", "", "", String(boundary.due.nanoseconds), fired.map { String($0.nanoseconds) } ?? "",
-                fired.map { number(Double(($0 - boundary.due).nanoseconds) / 1e6) } ?? "", timing, note,
-            ])
+            let firedText: String = fired.map { String($0.nanoseconds) } ?? ""
+            let lateText: String = fired.map { number(Double(($0 - boundary.due).nanoseconds) / 1e6) } ?? ""
+            var row = sessionFields
+            row += ["boundary", String(boundary.index), session.anchor.wallTime(at: boundary.due).iso8601]
+            row += ["", "", "", "", "", ""]
+            row += [String(boundary.due.nanoseconds), firedText, lateText, timing, note]
+            rows.append(row + noPresentation + flags)
         }
         if rows.isEmpty {
-            rows.append(sessionFields + ["session", "", session.anchor.wallTime(at: outcome.startedAt).iso8601] + Array(repeating: "", count: 9) + [timing, note])
+            var row = sessionFields + ["session", "", session.anchor.wallTime(at: outcome.startedAt).iso8601]
+            row += Array(repeating: "", count: 9)
+            row += [timing, note]
+            rows.append(row + noPresentation + flags)
         }
         return rows
     }

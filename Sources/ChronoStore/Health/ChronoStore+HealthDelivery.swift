@@ -39,7 +39,9 @@ extension ChronoStore {
     func deliverReadingBack(sessionID: String, nowUnixNanoseconds now: Int64) throws(StoreError) -> HealthDelivery {
         let settings = try settings()
         let session = try session(id: sessionID)
-        switch HealthRecordAvailability.of(session, clock: effectiveClock(settings), checkClock: settings.wallClockCheck) {
+        let withheld = try withheldResultSessionIDs(nowUnixNanoseconds: now).contains(sessionID)
+        switch HealthRecordAvailability.of(session, clock: effectiveClock(settings), checkClock: settings.wallClockCheck,
+                                           resultsWithheld: withheld) {
         case .never(let reason):
             try write { db in try setLedger(db, sessionID: sessionID, state: .skipped, code: "not_eligible", reason: reason, now: now) }
             return .skipped(reason: reason)

@@ -83,6 +83,7 @@ extension ChronoStore {
         guard !sessionIDs.isEmpty else { return report }
         let target = healthLogTarget(settings.healthLogPath)
         let clock = effectiveClock(settings)
+        let withheld = try withheldResultSessionIDs(nowUnixNanoseconds: now)
         let present: Set<String>
         do {
             present = try target.existingSyncIdentifiers()
@@ -93,7 +94,8 @@ extension ChronoStore {
         }
         for id in sessionIDs {
             let session = try session(id: id)
-            switch HealthRecordAvailability.of(session, clock: clock, checkClock: settings.wallClockCheck) {
+            switch HealthRecordAvailability.of(session, clock: clock, checkClock: settings.wallClockCheck,
+                                               resultsWithheld: withheld.contains(id)) {
             case .never(let reason):
                 try write { db in try setLedger(db, sessionID: id, state: .skipped, code: "not_eligible", reason: reason, now: now) }
                 report.skipped += 1
@@ -157,15 +159,19 @@ extension ChronoStore {
 
     /// Health records of every completed session whose record can be built now (for export; the
     /// ledger is not changed), oldest first.
-    public func healthRecords(sinceUnixNanoseconds since: Int64? = nil) throws(StoreError) -> [HealthRecord] {
+    public func healthRecords(sinceUnixNanoseconds since: Int64? = nil,
+                              nowUnixNanoseconds now: Int64 = LocalTimeZone.nowUnixNanoseconds()) throws(StoreError) -> [HealthRecord] {
         let settings = try settings()
         let clock = effectiveClock(settings)
         let sessions = try read { db in
             try loadSessions(db, filter: since == nil ? "s.status = 'completed'" : "s.status = 'completed' AND s.started_unix_ns >= ?",
                              arguments: since.map { [$0] } ?? [])
         }
+        // A session whose results are withheld now is exported without them (`withheldResultSessionIDs`).
+        let withheld = try withheldResultSessionIDs(nowUnixNanoseconds: now)
         return sessions.compactMap { session in
-            if case .record(let record) = HealthRecordAvailability.of(session, clock: clock, checkClock: settings.wallClockCheck) {
+            if case .record(let record) = HealthRecordAvailability.of(session, clock: clock, checkClock: settings.wallClockCheck,
+                                                                       resultsWithheld: withheld.contains(session.sessionID)) {
                 return record
             }
             return nil

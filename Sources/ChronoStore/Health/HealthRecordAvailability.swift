@@ -20,10 +20,12 @@ enum HealthRecordAvailability {
 
     static let heldReason = "Held back: the wall clock is not synchronised yet; written with corrected times once it is."
 
-    static func of(_ session: StoredSession, clock: any WallClockStatus, checkClock: Bool) -> HealthRecordAvailability {
+    /// `resultsWithheld`: the store's answer (`withheldResultSessionIDs`) for this session now.
+    static func of(_ session: StoredSession, clock: any WallClockStatus, checkClock: Bool,
+                   resultsWithheld: Bool) -> HealthRecordAvailability {
         if session.isRunning { return .never(reason: "The session is still running.") }
         let decision = HealthRecordBuilder.decide(for: session.outcome, sessionID: session.sessionID,
-                                                  device: session.board, anchor: session.anchor)
+                                                  device: session.board, anchor: session.anchor, resultsWithheld: resultsWithheld)
         guard case .record(let record) = decision else {
             if case .none(let reason) = decision { return .never(reason: reason) }
             return .never(reason: "No record.")
@@ -35,7 +37,7 @@ enum HealthRecordAvailability {
         }
         let corrected = clock.currentAnchor(utcOffsetSeconds: session.anchor.utcOffsetSeconds)
         if case .record(let correctedRecord) = HealthRecordBuilder.decide(
-            for: session.outcome, sessionID: session.sessionID, device: session.board, anchor: corrected) {
+            for: session.outcome, sessionID: session.sessionID, device: session.board, anchor: corrected, resultsWithheld: resultsWithheld) {
             return .record(correctedRecord)
         }
         return .never(reason: "No record.")

@@ -12,8 +12,15 @@ extension ChronoStore {
     /// what is shown — the top intervals' last 14 days, their last attempts, the last 28 days — through
     /// indexes, and all-time counts come from totals kept by triggers, so the time does not grow with
     /// years of history.
+    ///
+    /// A study session whose results are withheld now (`withheldResultSessionIDs`, the one rule) counts
+    /// as a completed session, but none of its results enters a figure (typical errors, Time Acuity,
+    /// zones, the day-by-day series); its recent line has no result, and the report says how many
+    /// sessions are withheld. Such sessions are few (one block's), so the SQL excludes them by a JSON list.
     public func progress(nowUnixNanoseconds now: Int64, utcOffsetSeconds: Int, only: TrainingInterval? = nil) throws(StoreError) -> ProgressReport {
-        try read { db in
+        let withheld = try withheldResultSessionIDs(nowUnixNanoseconds: now)
+        let withheldList = Self.idList(withheld)
+        return try read { db in
             let today = WallTime(unixNanoseconds: now, utcOffsetSeconds: utcOffsetSeconds).localDayNumber
             let window = ProgressReport.windowSeconds * 1_000_000_000
             let ranked = try rankedPresets(db, now: now / 1_000_000_000)
@@ -33,7 +40,8 @@ extension ChronoStore {
                 let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                     SELECT started_unix_ns, utc_offset_seconds, attempt_count, mean_abs_error_seconds, mean_abs_percent_error
                     FROM session WHERE target_interval_ms = ? AND status = 'completed' AND started_unix_ns >= ? AND attempt_count > 0
-                    """), arguments: [milliseconds, now - 2 * window])
+                    AND id NOT IN (SELECT value FROM json_each(?))
+                    """), arguments: [milliseconds, now - 2 * window, withheldList])
                 while let row = try rows.next() {
                     let started: Int64 = row[0]
                     try StoredValueCheck.wallClock(started, offset: row[1], session: "in progress data")
@@ -46,9 +54,9 @@ extension ChronoStore {
                 var lastAttempts = ErrorAccumulator()
                 let attemptRows = try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT a.start_mono_ns, a.tap_mono_ns FROM session s JOIN attempt a ON a.session_id = s.id
-                    WHERE s.target_interval_ms = ? AND s.status = 'completed'
+                    WHERE s.target_interval_ms = ? AND s.status = 'completed' AND s.id NOT IN (SELECT value FROM json_each(?))
                     ORDER BY s.started_unix_ns DESC, s.id DESC, a.attempt_index DESC LIMIT ?
-                    """), arguments: [milliseconds, ZoneStrip.length])
+                    """), arguments: [milliseconds, withheldList, ZoneStrip.length])
                 for row in attemptRows.reversed() {
                     try StoredValueCheck.marks([row[0], row[1]], session: "in progress data")
                     let attempt = AttemptMeasurement(index: 1, target: interval, startMark: MonotonicInstant(nanoseconds: row[0]),
@@ -56,9 +64,15 @@ extension ChronoStore {
                     zones.append(attempt.zone)
                     lastAttempts.add(ErrorAccumulator(attemptCount: 1, absErrorSecondsSum: attempt.absErrorSeconds, absPercentErrorSum: attempt.absPercentError))
                 }
-                intervals.append(ProgressReport.IntervalProgress(
+                var progress = ProgressReport.IntervalProgress(
                     interval: interval, pattern: patternByInterval[milliseconds], completedSessions: completed,
-                    lastSevenDays: lastSeven, sevenDaysBefore: sevenBefore, lastZones: zones, lastAttempts: lastAttempts, daily: daily))
+                    lastSevenDays: lastSeven, sevenDaysBefore: sevenBefore, lastZones: zones, lastAttempts: lastAttempts, daily: daily)
+                if !withheld.isEmpty {
+                    progress.resultsWithheldSessions = try Int.fetchOne(db.cachedStatement(sql: """
+                        SELECT COUNT(*) FROM session WHERE target_interval_ms = ? AND status = 'completed' AND id IN (SELECT value FROM json_each(?))
+                        """), arguments: [milliseconds, withheldList]) ?? 0
+                }
+                intervals.append(progress)
             }
 
             var completedByMode: [SessionMode: Int] = [:]
@@ -83,7 +97,8 @@ extension ChronoStore {
             let dayRows = try Row.fetchCursor(Self.statement(db, """
                 SELECT started_unix_ns, utc_offset_seconds, attempt_count, mean_abs_error_seconds, mean_abs_percent_error
                 FROM session WHERE started_unix_ns >= ? AND +status = 'completed' AND attempt_count > 0\(only == nil ? "" : " AND target_interval_ms = \(only!.span.milliseconds)")
-                """, keep: only == nil), arguments: [now - Int64(ProgressReport.overallDays + 1) * 86_400_000_000_000])
+                AND id NOT IN (SELECT value FROM json_each(?))
+                """, keep: only == nil), arguments: [now - Int64(ProgressReport.overallDays + 1) * 86_400_000_000_000, withheldList])
             while let row = try dayRows.next() {
                 try StoredValueCheck.wallClock(row[0], offset: row[1], session: "in progress data")
                 let count: Int = row[2]
@@ -91,18 +106,32 @@ extension ChronoStore {
                     .add(ErrorAccumulator(attemptCount: count, absErrorSecondsSum: (row[3] as Double) * Double(count),
                                           absPercentErrorSum: (row[4] as Double) * Double(count)))
             }
-            let recent = try sessionLines(db, limit: Self.progressRecentCount, only: only)
-            return ProgressReport(today: today, intervals: intervals, completedByMode: completedByMode, abortedSessions: aborted,
-                                  interruptedSessions: interrupted, recentSessions: recent, daily: overallDaily, onlyInterval: only)
+            let recent = try sessionLines(db, limit: Self.progressRecentCount, only: only, withheld: withheld)
+            var report = ProgressReport(today: today, intervals: intervals, completedByMode: completedByMode, abortedSessions: aborted,
+                                        interruptedSessions: interrupted, recentSessions: recent, daily: overallDaily, onlyInterval: only)
+            if !withheld.isEmpty {
+                report.resultsWithheldSessions = try Int.fetchOne(Self.statement(db, """
+                    SELECT COUNT(*) FROM session WHERE status = 'completed' AND id IN (SELECT value FROM json_each(?))\(only == nil ? "" : " AND target_interval_ms = \(only!.span.milliseconds)")
+                    """, keep: only == nil), arguments: [withheldList]) ?? 0
+            }
+            return report
         }
     }
 
-    /// The most recent sessions of every status, newest first (`chronoception sessions`).
-    public func recentSessions(limit: Int) throws(StoreError) -> [ProgressReport.SessionLine] {
-        try read { db in try sessionLines(db, limit: limit, only: nil) }
+    /// Session IDs as a JSON array, for `… IN (SELECT value FROM json_each(?))`: one cached statement
+    /// whatever the number of IDs.
+    static func idList(_ ids: Set<String>) -> String {
+        JSONValue.array(ids.sorted().map { .string($0) }).compactText
     }
 
-    func sessionLines(_ db: Database, limit: Int, only: TrainingInterval?) throws -> [ProgressReport.SessionLine] {
+    /// The most recent sessions of every status, newest first (`chronoception sessions`); a session whose
+    /// results are withheld now has none (`withheldResultSessionIDs`).
+    public func recentSessions(limit: Int, nowUnixNanoseconds now: Int64 = LocalTimeZone.nowUnixNanoseconds()) throws(StoreError) -> [ProgressReport.SessionLine] {
+        let withheld = try withheldResultSessionIDs(nowUnixNanoseconds: now)
+        return try read { db in try sessionLines(db, limit: limit, only: nil, withheld: withheld) }
+    }
+
+    func sessionLines(_ db: Database, limit: Int, only: TrainingInterval?, withheld: Set<String>) throws -> [ProgressReport.SessionLine] {
         let rows = try Row.fetchAll(Self.statement(db, """
             SELECT s.id, s.mode, s.target_interval_ms, s.status, s.started_unix_ns, s.utc_offset_seconds, s.planned_count,
                 s.done_count, s.time_acuity_score, s.mean_abs_error_seconds, s.mean_signed_error_seconds, s.fear_sound_effective,
@@ -113,12 +142,13 @@ extension ChronoStore {
             """, keep: only == nil), arguments: [limit])
         return try rows.map { row in
             try StoredValueCheck.wallClock(row[4], offset: row[5], session: row[0])
-            return ProgressReport.SessionLine(
+            let line = ProgressReport.SessionLine(
                 sessionID: row[0], mode: SessionMode(rawValue: row[1]) ?? .challenge, interval: Self.interval(milliseconds: row[2]),
                 status: row[3], startedAt: WallTime(unixNanoseconds: row[4], utcOffsetSeconds: row[5]),
                 plannedCount: row[6], doneCount: row[7], timeAcuityScore: row[8], meanAbsErrorSeconds: row[9],
                 meanSignedErrorSeconds: row[10], fearSoundEffective: row[11], healthLog: row[12],
                 timingLateness: Self.timingLateness(row[13]), note: try Self.storedNote(row))
+            return withheld.contains(line.sessionID) ? line.withheld : line
         }
     }
 

@@ -43,8 +43,9 @@ extension ChronoStore {
         case .none(let reason):
             // Not eligible: the ledger already says why.
             health = .skipped(reason: reason)
-        case .record(let record):
+        case .record(let decided):
             let settings = try settings()
+            let record = try withheldAsStored(decided, finish)
             if saved.wallClockSynchronised || !settings.wallClockCheck {
                 health = try deliverHealthRecord(record, settings: settings, nowUnixNanoseconds: nowUnixNanoseconds)
             } else {
@@ -54,6 +55,23 @@ extension ChronoStore {
         // A finished session is also the moment to release records held for an unsynchronised clock.
         _ = try? flushHeldRecords(nowUnixNanoseconds: nowUnixNanoseconds)
         return SessionSaveResult(stored: true, health: health)
+    }
+
+    /// A study session of a block without feedback: its record as the store's rule has it now that the
+    /// session is saved (`withheldResultSessionIDs`, which counts this session's own completion), so a
+    /// record written while the results are withheld carries none of them whoever saved the session.
+    /// Any other session's record is returned as decided.
+    func withheldAsStored(_ record: HealthRecord, _ finish: SessionFinishRecord) throws(StoreError) -> HealthRecord {
+        guard let tag = finish.study, !tag.feedbackShown else { return record }
+        var asStored = finish
+        asStored.resultsWithheld = try withheldResultSessionIDs(nowUnixNanoseconds: nowUnixNanosecondsForStudy(finish)).contains(finish.sessionID)
+        guard asStored.resultsWithheld != finish.resultsWithheld else { return record }
+        return asStored.healthDecision.record ?? record
+    }
+
+    /// The instant the rule is asked at for a session just saved: its end, on its own anchor.
+    func nowUnixNanosecondsForStudy(_ finish: SessionFinishRecord) -> Int64 {
+        finish.anchor.unixNanoseconds(at: finish.outcome.endedAt)
     }
 
     /// Stores many finished sessions of the past in one transaction, without touching the health log
