@@ -29,12 +29,8 @@ public enum StateFileText {
         if let attempt = text("attempt"), let count = text("attempt_count") { lines.append("Attempt: \(attempt) of \(count)") }
         if let done = text("repetitions_done"), let count = text("repetition_count") { lines.append("Boundaries: \(done) of \(count)") }
         if let next = text("next_boundary") { lines.append("Next boundary: \(next)") }
-        if let offered = text("offered_preset") {
-            let studyRuns = (object["study"] as? [String: Any]).map { ($0["finished"] as? NSNumber)?.boolValue != true } ?? false
-            lines.append("Offered preset: \(offered)\(studyRuns ? " (outside the study)" : "")")
-        }
-        // The assigned study, in the daemon's own words (never an elapsed time).
-        if let study = object["study"] as? [String: Any], let line = study["line"] as? String { lines.append(line) }
+        if let offered = text("offered_preset") { lines.append("Offered preset: \(offered)\(outsideStudySuffix(object))") }
+        if let line = studyLine(object) { lines.append(line) }
         if let last = object["last_session"] as? [String: Any], (last["results_withheld"] as? NSNumber)?.boolValue == true {
             lines.append("Last session: results withheld (a study block without feedback)")
         }
@@ -48,5 +44,18 @@ public enum StateFileText {
         if (object["glanceable_privacy"] as? NSNumber)?.boolValue == true { lines.append("Scores: hidden (glanceable-privacy is on)") }
         if let updated = text("updated") { lines.append("Updated: \(updated)") }
         return lines
+    }
+
+    /// The assigned study's line, in the daemon's own words (never an elapsed time), as `status` and
+    /// `status --follow` print it; nil without a study.
+    public static func studyLine(_ object: [String: Any]) -> String? {
+        (object["study"] as? [String: Any])?["line"] as? String
+    }
+
+    /// " (outside the study)" after an offered preset while a study runs (a preset starts a session
+    /// with no study tag), else "".
+    public static func outsideStudySuffix(_ object: [String: Any]) -> String {
+        let studyRuns = (object["study"] as? [String: Any]).map { ($0["finished"] as? NSNumber)?.boolValue != true } ?? false
+        return studyRuns ? " (outside the study)" : ""
     }
 }

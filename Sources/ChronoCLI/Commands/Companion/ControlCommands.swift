@@ -2,6 +2,7 @@ import ArgumentParser
 import ChronoAPI
 import ChronoCommandLine
 import ChronoCore
+import ChronoRuntime
 import Foundation
 import NIOHTTP1
 
@@ -100,12 +101,14 @@ enum FollowLine {
             if let mode = string("mode") { parts.append("\(mode)\(string("interval").map { " \($0)" } ?? "")") }
             if let attempt = string("attempt"), let count = string("attempt_count") { parts.append("attempt \(attempt) of \(count)") }
             if let done = string("repetitions_done"), let count = string("repetition_count") { parts.append("boundary \(done) of \(count)") }
-            if let offered = string("offered_preset") { parts.append("offered \(offered)") }
+            if let offered = string("offered_preset") { parts.append("offered \(offered)\(StateFileText.outsideStudySuffix(object))") }
             if let request = object["pairing_request"] as? [String: Any], let name = request["name"] as? String,
                let address = request["address"] as? String {
                 parts.append("pairing request from \"\(TerminalSafeText.sanitized(name, keepNewlines: false))\" at \(TerminalSafeText.sanitized(address, keepNewlines: false)) (hold the button while idle to approve)")
             }
-            return parts.joined(separator: " · ")
+            // The study line on its own line, word for word as `status` prints it.
+            let line = parts.joined(separator: " · ")
+            return StateFileText.studyLine(object).map { line + "\n" + TerminalSafeText.sanitized($0, keepNewlines: false) } ?? line
         case "feedback":
             guard let text = string("text") else { return nil }
             let position = string("index").flatMap { index in string("count").map { "\(index) of \($0)" } }
