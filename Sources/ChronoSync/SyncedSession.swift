@@ -40,9 +40,10 @@ public struct SyncedSession: Codable, Hashable, Sendable {
     /// notes (optional, so their batches decode as before). The one field a collector updates when a
     /// session it has arrives again: a device re-sends a session whose note changed.
     public var note: String?
-    /// The session's study tag (`StudyTag`, contract of issue 24): absent for a session run outside a
-    /// study, and always from devices older than studies (optional, so their batches decode as before).
-    public var study: Study?
+    /// The session's study tag (the core's `StudyTag` itself, coded with its snake_case names; contract of
+    /// issue 24): absent for a session run outside a study, and always from devices older than studies
+    /// (optional, so their batches decode as before).
+    public var study: StudyTag?
 
     /// One Challenge, Fear or Reproduction attempt. For every attempt mode the produced duration is
     /// `tap − start` and the target the session's interval; in Reproduction `start` is the press that
@@ -103,7 +104,7 @@ public struct SyncedSession: Codable, Hashable, Sendable {
                 endedMonotonicNanoseconds: Int64, anchorUnixNanoseconds: Int64, anchorMonotonicNanoseconds: Int64,
                 utcOffsetSeconds: Int, wallClockSynchronised: Bool, board: String, soundAudibleAtStart: Bool,
                 fearSoundEffective: Bool, attempts: [Attempt], boundaries: [Boundary], healthDecision: String,
-                healthSkipReason: String?, timingLateNanoseconds: Int64? = nil, note: String? = nil, study: Study? = nil) {
+                healthSkipReason: String?, timingLateNanoseconds: Int64? = nil, note: String? = nil, study: StudyTag? = nil) {
         self.id = id
         self.mode = mode
         self.status = status
@@ -206,7 +207,7 @@ extension SyncedSession {
         }
         timingLateNanoseconds = outcome.timingLateness?.nanoseconds
         self.note = note
-        self.study = study.map(Study.init)
+        self.study = study
     }
 
     /// The session's anchor, as the device took it.
@@ -269,7 +270,7 @@ extension SyncedSession {
             }
         }
         // The study tag passes the core's own bounds (the same `StudyTag.problem` the device's store applies).
-        if let study, let problem = study.tag.problem() {
+        if let study, let problem = study.problem() {
             throw SyncValidationError(sessionID: id, rule: "session_study", problem: problem)
         }
         let outcome = SessionOutcome(

@@ -1,48 +1,5 @@
 import ChronoCore
 
-extension SyncedSession {
-    /// A session's study tag on the wire (`StudyTag`): present when the device ran the session for a
-    /// study plan, absent otherwise and from devices older than studies.
-    public struct Study: Codable, Hashable, Sendable {
-        public var protocolName: String
-        public var protocolVersion: Int
-        public var participant: String
-        public var blockIndex: Int
-        public var blockName: String
-        public var planPosition: Int
-        public var condition: String
-        public var feedbackShown: Bool
-
-        public init(_ tag: StudyTag) {
-            protocolName = tag.protocolName
-            protocolVersion = tag.protocolVersion
-            participant = tag.participant
-            blockIndex = tag.blockIndex
-            blockName = tag.blockName
-            planPosition = tag.planPosition
-            condition = tag.condition
-            feedbackShown = tag.feedbackShown
-        }
-
-        /// The core's tag (not yet checked: `StudyTag.problem()` does that).
-        public var tag: StudyTag {
-            StudyTag(protocolName: protocolName, protocolVersion: protocolVersion, participant: participant, blockIndex: blockIndex,
-                     blockName: blockName, planPosition: planPosition, condition: condition, feedbackShown: feedbackShown)
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case protocolName = "protocol_name"
-            case protocolVersion = "protocol_version"
-            case participant
-            case blockIndex = "block_index"
-            case blockName = "block_name"
-            case planPosition = "plan_position"
-            case condition
-            case feedbackShown = "feedback_shown"
-        }
-    }
-}
-
 /// A device's study assignment as the collector sends it in `SyncReceipt.study`: the protocol
 /// document exactly as loaded (the device parses it with the same validator), its name and version,
 /// the participant, their index among the protocol's participants (counterbalancing), the shuffle

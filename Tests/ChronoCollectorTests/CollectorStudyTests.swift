@@ -119,7 +119,7 @@ struct CollectorStudyTests {
             var sessions: [SyncedSession] = []
             for position in 0..<2 {
                 var session = F.challenge(startedAgo: Int64(29 - position * 4) * 3_600_000_000_000)
-                session.study = SyncedSession.Study(plan.tag(for: plan.sessions[position]))
+                session.study = plan.tag(for: plan.sessions[position])
                 sessions.append(session)
             }
             let untagged = F.challenge(startedAgo: 3_600_000_000_000)
@@ -127,7 +127,7 @@ struct CollectorStudyTests {
             #expect(receipt.accepted == 3)
             let stored = try await store.sessions(CollectorSessionQuery(device: F.deviceID))
             #expect(stored.first { $0.session.id == sessions[0].id }?.session == sessions[0])
-            #expect(stored.first { $0.session.id == sessions[1].id }?.session.study?.tag == plan.tag(for: plan.sessions[1]))
+            #expect(stored.first { $0.session.id == sessions[1].id }?.session.study == plan.tag(for: plan.sessions[1]))
             #expect(stored.first { $0.session.id == untagged.id }?.session.study == nil)
 
             let rows = try await store.studyStatus(nowUnixNanoseconds: F.now)
@@ -160,7 +160,7 @@ struct CollectorStudyTests {
                 var session = F.challenge()
                 let plan = try StudyAssignment(studyProtocol: StudyProtocol.parse(text), participant: "P001", participantIndex: 0, seed: 42,
                                                startUnixNanoseconds: F.now).plan
-                session.study = SyncedSession.Study(plan.tag(for: plan.sessions[0]))
+                session.study = plan.tag(for: plan.sessions[0])
                 answer = try await SyncRouteTests.post(client, SyncProtocol.batchesPath, json: F.batch([session]), key: key)
                 #expect(answer.status == .ok)
                 let study = try #require(answer.json["study"] as? [String: Any])
@@ -171,7 +171,7 @@ struct CollectorStudyTests {
                 #expect(receipt.accepted == 1 && receipt.study?.participant == "P001")
                 #expect(try receipt.study?.validated().plan == plan)
                 // The tag went over the wire as its own object and is stored.
-                #expect(try await store.sessions(CollectorSessionQuery()).first?.session.study?.tag == plan.tag(for: plan.sessions[0]))
+                #expect(try await store.sessions(CollectorSessionQuery()).first?.session.study == plan.tag(for: plan.sessions[0]))
 
                 _ = try await store.unassignStudy(participant: "P001", nowUnixNanoseconds: F.now + 1)
                 answer = try await SyncRouteTests.post(client, SyncProtocol.batchesPath, json: F.batch([], after: 1), key: key)
@@ -183,8 +183,8 @@ struct CollectorStudyTests {
     @Test("a batch with a study tag outside the core's bounds is refused naming rule session_study")
     func badTagRefusesTheBatch() throws {
         var session = F.challenge()
-        session.study = SyncedSession.Study(StudyTag(protocolName: "sleep 2026", protocolVersion: 1, participant: "P001", blockIndex: 0,
-                                                     blockName: "pre", planPosition: 0, condition: "c", feedbackShown: true))
+        session.study = StudyTag(protocolName: "sleep 2026", protocolVersion: 1, participant: "P001", blockIndex: 0,
+                                                     blockName: "pre", planPosition: 0, condition: "c", feedbackShown: true)
         do {
             _ = try IngestPlan.validate(F.batch([session]))
             Issue.record("accepted")

@@ -19,8 +19,8 @@ struct StudyAnalysisRouteTests {
         try await kind.withStore { store in
             _ = try await F.enrol(store)
             var tagged = F.challenge(errorsMilliseconds: [500, -1000, 2000])
-            tagged.study = SyncedSession.Study(StudyTag(protocolName: "sleep-2026", protocolVersion: 1, participant: "P001", blockIndex: 0,
-                                                        blockName: "pre", planPosition: 0, condition: "feedback-off", feedbackShown: false))
+            tagged.study = StudyTag(protocolName: "sleep-2026", protocolVersion: 1, participant: "P001", blockIndex: 0,
+                                   blockName: "pre", planPosition: 0, condition: "feedback-off", feedbackShown: false)
             _ = try await store.ingest(try IngestPlan.validate(F.batch([tagged, F.challenge(intervalSeconds: 20, errorsMilliseconds: [100, 300]), F.passive()])),
                                        deviceID: F.deviceID, nowUnixNanoseconds: F.now)
             let secret = CollectorCredentials.newReaderKey()

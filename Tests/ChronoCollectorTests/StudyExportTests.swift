@@ -17,7 +17,7 @@ private typealias F = CollectorFixtures
 
     @Test func observationsAreTapMinusStartWithTheStudyTag() {
         var tagged = F.challenge(id: "5d1c7a4e-2b3f-4c5d-8e9f-0a1b2c3d4e5f", errorsMilliseconds: [500, -1000])
-        tagged.study = SyncedSession.Study(Self.tag)
+        tagged.study = Self.tag
         let observations = StudyObservations.of([Self.stored(tagged), Self.stored(F.passive())])
         #expect(observations.map(\.producedNanoseconds) == [10_500_000_000, 9_000_000_000])
         #expect(observations.map(\.targetNanoseconds) == [10_000_000_000, 10_000_000_000])
@@ -31,7 +31,7 @@ private typealias F = CollectorFixtures
 
     @Test func tidyRowsForAttemptsAndBoundariesMatchTheCodebook() throws {
         var tagged = F.challenge(id: "5d1c7a4e-2b3f-4c5d-8e9f-0a1b2c3d4e5f", errorsMilliseconds: [500, -1000])
-        tagged.study = SyncedSession.Study(Self.tag)
+        tagged.study = Self.tag
         var text = ""
         TidyExport.write([Self.stored(tagged), Self.stored(F.passive(count: 2))]) { text += $0 }
         let lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
@@ -60,7 +60,7 @@ private typealias F = CollectorFixtures
 
     @Test func analysisCSVHasOneRowPerCellAndPerGroup() {
         var tagged = F.challenge(id: "5d1c7a4e-2b3f-4c5d-8e9f-0a1b2c3d4e5f", errorsMilliseconds: [500, -1000])
-        tagged.study = SyncedSession.Study(Self.tag)
+        tagged.study = Self.tag
         let analysis = StudyAnalysis(StudyObservations.of([Self.stored(tagged), Self.stored(F.challenge(intervalSeconds: 20, errorsMilliseconds: [100, 300]))]))
         let cells = StudyAnalysisCSV.text(analysis, table: .cells).components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(cells.count == 3)
@@ -89,7 +89,7 @@ extension StudyExportTests {
 extension StudyExportTests {
     @Test func theTerminalTextNamesTheGroupAndRoundsOnlyForDisplay() {
         var tagged = F.challenge(id: "5d1c7a4e-2b3f-4c5d-8e9f-0a1b2c3d4e5f", errorsMilliseconds: [500, -1000, 2000])
-        tagged.study = SyncedSession.Study(Self.tag)
+        tagged.study = Self.tag
         let lines = StudyAnalysisText.lines(StudyAnalysis(StudyObservations.of([Self.stored(tagged)])))
         #expect(lines == [
             "P07 · sleep-2026 v2 · feedback-off · challenge: 1 session, 3 attempts",

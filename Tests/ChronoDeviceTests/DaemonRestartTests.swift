@@ -23,7 +23,8 @@ struct DaemonRestartTests {
         let recorder: StoreSessionRecorder
         let keeper: SnapshotKeeper
         let controller: DeviceDaemonController
-        private(set) var actions: [LoopAction] = []
+        let delivery: LoopActionDelivery
+        var actions: [LoopAction] { delivery.actions }
 
         init(_ store: ChronoStore, at start: MonotonicInstant = .zero) throws {
             library = StoreDeviceLibrary(store: store, flags: SessionFlags(), board: try BoardCatalog.standard().load("desktop"), report: { _ in })
@@ -31,28 +32,14 @@ struct DaemonRestartTests {
             keeper = SnapshotKeeper(library: library)
             controller = DeviceDaemonController(keeper: keeper, board: "desktop", pressHint: "press space",
                                                 soundStatus: { .inaudible(reason: "none") })
+            delivery = LoopActionDelivery(recorders: [recorder, library])
             take(controller.start(at: start))
         }
 
+        /// Delivered as `run`'s writer does (`LoopActionDelivery`, shared with DaemonStudyTests); the
+        /// keeper wakes the loop after a refresh (its messenger, in `run`).
         func take(_ batch: [LoopAction]) {
-            actions += batch
-            var refreshed = false
-            for action in batch {
-                switch action {
-                case .sessionStarted(let record):
-                    recorder.sessionStarted(record)
-                    library.sessionStarted(record)
-                case .sessionFinished(let record):
-                    recorder.sessionFinished(record)
-                    library.sessionFinished(record)
-                case .offLoop(let job):
-                    job()
-                    refreshed = true
-                default: break
-                }
-            }
-            // The keeper wakes the loop after a refresh (its messenger, in `run`).
-            if refreshed, let instant = lastInstant { take(controller.receive(.snapshotChanged, at: instant)) }
+            if delivery.deliver(batch), let instant = lastInstant { take(controller.receive(.snapshotChanged, at: instant)) }
         }
 
         private var lastInstant: MonotonicInstant?

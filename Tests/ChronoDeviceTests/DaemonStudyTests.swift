@@ -30,7 +30,8 @@ struct DaemonStudyTests {
             let instant = Mutex(MonotonicInstant.zero)
         }
         let now = Now()
-        private(set) var actions: [LoopAction] = []
+        let delivery: LoopActionDelivery
+        var actions: [LoopAction] { delivery.actions }
 
         init(_ store: ChronoStore, base: Int64, at start: MonotonicInstant = .zero) throws {
             library = StoreDeviceLibrary(store: store, flags: SessionFlags(), board: try BoardCatalog.standard().load("desktop"), report: { _ in })
@@ -38,6 +39,7 @@ struct DaemonStudyTests {
             keeper = SnapshotKeeper(library: library)
             controller = DeviceDaemonController(keeper: keeper, board: "desktop", pressHint: "press space",
                                                 soundStatus: { .inaudible(reason: "none") })
+            delivery = LoopActionDelivery(recorders: [recorder, library], lines: lines)
             now.instant.withLock { $0 = start }
             let clock = now
             controller.wallClock = {
@@ -47,26 +49,9 @@ struct DaemonStudyTests {
             take(controller.start(at: start))
         }
 
+        /// Delivered as `run`'s writer does (`LoopActionDelivery`, shared with DaemonRestartTests).
         func take(_ batch: [LoopAction]) {
-            actions += batch
-            var refreshed = false
-            for action in batch {
-                switch action {
-                case .sessionStarted(let record):
-                    recorder.sessionStarted(record)
-                    library.sessionStarted(record)
-                case .sessionFinished(let record):
-                    recorder.sessionFinished(record)
-                    library.sessionFinished(record)
-                case .offLoop(let job):
-                    job()
-                    refreshed = true
-                case .console(let line):
-                    lines.writeLine(line)
-                default: break
-                }
-            }
-            if refreshed { take(controller.receive(.snapshotChanged, at: now.instant.withLock { $0 })) }
+            if delivery.deliver(batch) { take(controller.receive(.snapshotChanged, at: now.instant.withLock { $0 })) }
         }
 
         func feed(_ inputs: [SessionEvent], until end: MonotonicInstant) {
@@ -79,6 +64,9 @@ struct DaemonStudyTests {
 
         var starts: [SessionStartRecord] {
             actions.compactMap { if case .sessionStarted(let record) = $0 { return record } else { return nil } }
+        }
+        var finishes: [SessionFinishRecord] {
+            actions.compactMap { if case .sessionFinished(let record) = $0 { return record } else { return nil } }
         }
         var states: [DeviceState] { actions.compactMap { if case .state(let s) = $0 { return s } else { return nil } } }
         var lastState: DeviceState? { states.last }
@@ -207,6 +195,9 @@ struct DaemonStudyTests {
         #expect(daemon.starts.map(\.study?.planPosition) == [2, 3])
         let revealed = try #require(daemon.lastState?.lastSession)
         #expect(revealed.timeAcuityScore == 100 && !revealed.resultsWithheld)
+        // The records as they finished (what the JSON line and the health record follow): the first
+        // withheld, the block's last not.
+        #expect(daemon.finishes.map(\.resultsWithheld) == [true, false])
         // A new process on the same store shows it too.
         let restarted = try Daemon(scratch.store, base: Self.base(day: 1, hour: 9), at: Self.ms(Self.hour + 100_000))
         #expect(restarted.lastState?.lastSession?.timeAcuityScore == 100)
@@ -221,6 +212,7 @@ struct DaemonStudyTests {
         #expect(restarted.lastState?.study?.text == "Study sleep-2026 · finished · 4 of 6 done")
         #expect(restarted.lastState?.lastSession?.resultsWithheld == true)
         #expect(restarted.lastState?.lastSession?.timeAcuityScore == nil)
+        #expect(restarted.finishes.map(\.resultsWithheld) == [true, true])
         // Finished: the tap is the person's own again.
         #expect(Self.described(restarted.lastState?.nextSession) == "passive 15s ×2")
     }

@@ -78,8 +78,8 @@ struct StudySyncTests {
         _ = try await fixture.exchange(collector).pushAll(enrolment: enrolment)
         let sent = collector.with { $0.sessions }
         #expect(sent.count == 2)
-        #expect(sent[finish.sessionID]?.study == SyncedSession.Study(tag))
-        #expect(sent[finish.sessionID]?.study?.tag.condition == "no-feedback")
+        #expect(sent[finish.sessionID]?.study == tag)
+        #expect(sent[finish.sessionID]?.study?.condition == "no-feedback")
         #expect(sent.values.filter { $0.study == nil }.count == 1)
     }
 }

@@ -36,6 +36,6 @@ public enum StudyObservations {
 
     /// The session's study tag, when it ran as part of a protocol.
     static func study(_ wire: SyncedSession) -> StudyTag? {
-        wire.study?.tag
+        wire.study
     }
 }

@@ -35,7 +35,7 @@ enum SessionRowCodec {
     }
 
     /// The study tag's columns (`CollectorSchema.studySessionColumns`), all NULL without one.
-    static func studyValues(_ study: SyncedSession.Study?) -> [CollectorValue] {
+    static func studyValues(_ study: StudyTag?) -> [CollectorValue] {
         guard let study else { return Array(repeating: .null, count: CollectorSchema.studySessionColumns.count) }
         return [
             .text(study.protocolName), .integer(Int64(study.protocolVersion)), .text(study.participant),
@@ -45,7 +45,7 @@ enum SessionRowCodec {
     }
 
     /// The study tag of a row whose study columns start at `first`; nil when they are NULL.
-    static func study(_ row: [CollectorValue], from first: Int) -> SyncedSession.Study? {
+    static func study(_ row: [CollectorValue], from first: Int) -> StudyTag? {
         guard row.count >= first + CollectorSchema.studySessionColumns.count,
               case .text(let name) = row[first], case .integer(let version) = row[first + 1], case .text(let participant) = row[first + 2],
               case .integer(let blockIndex) = row[first + 3], case .text(let block) = row[first + 4],
@@ -56,9 +56,9 @@ enum SessionRowCodec {
         case .integer(let number): shown = number != 0
         default: return nil
         }
-        return SyncedSession.Study(StudyTag(protocolName: name, protocolVersion: Int(version), participant: participant,
-                                            blockIndex: Int(blockIndex), blockName: block, planPosition: Int(position),
-                                            condition: condition, feedbackShown: shown))
+        return StudyTag(protocolName: name, protocolVersion: Int(version), participant: participant,
+                        blockIndex: Int(blockIndex), blockName: block, planPosition: Int(position),
+                        condition: condition, feedbackShown: shown)
     }
 
     struct DecodeError: Error, CustomStringConvertible {

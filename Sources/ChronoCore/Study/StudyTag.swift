@@ -4,7 +4,7 @@
 /// session; it travels as `SyncedSession.study` and both stores keep it in columns, so an analysis
 /// groups attempts by participant, block and condition without re-deriving the plan. A session run
 /// outside a study (the person's own presets) has none.
-public struct StudyTag: Hashable, Sendable {
+public struct StudyTag: Codable, Hashable, Sendable {
     /// The protocol's name (`StudyProtocol.name`).
     public var protocolName: String
     /// The protocol's version (`StudyProtocol.version`): a (name, version) pair never changes meaning.
@@ -33,6 +33,20 @@ public struct StudyTag: Hashable, Sendable {
         self.planPosition = planPosition
         self.condition = condition
         self.feedbackShown = feedbackShown
+    }
+
+    /// Its names on the sync wire and in the collector's JSON (`SyncedSession.study`, docs/SYNC.md):
+    /// this type is the wire's form too, so the two cannot drift apart. Swift's own `Codable`, not
+    /// Foundation: the core still imports nothing.
+    enum CodingKeys: String, CodingKey {
+        case protocolName = "protocol_name"
+        case protocolVersion = "protocol_version"
+        case participant
+        case blockIndex = "block_index"
+        case blockName = "block_name"
+        case planPosition = "plan_position"
+        case condition
+        case feedbackShown = "feedback_shown"
     }
 
     /// Checks a tag that came from outside (a batch, a stored row) with the protocol's own bounds:
