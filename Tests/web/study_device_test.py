@@ -11,7 +11,8 @@ headless Chromium:
   sideways scrolling;
 - the session started from Home runs with feedback withheld: afterwards the line says session 2 of 2,
   Home's last session says its results are withheld (no score), the session page shows no error or
-  zone, and `chronoception status` prints the same line and "results withheld"; no page shows an
+  zone, and `chronoception status` prints the same line and "results withheld"; Progress counts the
+  session but shows none of its figures and says one session's results are withheld; no page shows an
   elapsed time.
 Run by Tests/web/run (WEB_ONLY=study_device)."""
 import os, re, shutil, subprocess, tempfile, time
@@ -151,6 +152,21 @@ def main():
             check(f"session page {size} {theme}: withheld, no attempts table, no zone",
                   "Results withheld" in page and not driver.find_elements(By.CSS_SELECTOR, "main table") and "Zone" not in page, page)
             screenshot(driver, os.path.join(args.artifacts, f"study-device-session-{size}-{theme}.png"))
+            # Progress: the session counts, its results are in no figure, and the page says so.
+            driver.get(daemon.base + "/#/progress")
+            wait_for(driver, "return document.querySelector('[data-role=results-withheld]')")
+            notes = [n.text for n in driver.find_elements(By.CSS_SELECTOR, "[data-role=results-withheld]")]
+            words = "Results withheld for 1 session (a study block without feedback): counted, not in these figures."
+            check(f"progress {size} {theme}: says one session's results are withheld (page and the 10s card)", notes == [words, words], notes)
+            card = driver.find_element(By.CSS_SELECTOR, "[aria-label='Interval 10s']").text
+            check(f"progress {size} {theme}: the 10s card counts it and shows no figure",
+                  "1 session" in card and "Time Acuity: —" in card and "Last " not in card, card)
+            screenshot(driver, os.path.join(args.artifacts, f"study-device-progress-{size}-{theme}.png"))
+        report = daemon.api("/progress")
+        figures = next((i for i in report["intervals"] if i["target_interval_seconds"] == 10), {})
+        check("GET /progress: counted, withheld, no figure",
+              report.get("results_withheld_sessions") == 1 and figures.get("results_withheld_sessions") == 1
+              and figures.get("attempts_last_7_days") == 0 and figures.get("time_acuity_score") is None, report)
         errors = js_errors(driver)
         check("no script errors", not errors, errors)
     except Exception as error:  # a crash is a failure with its reason, and the servers still stop
