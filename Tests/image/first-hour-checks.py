@@ -335,6 +335,10 @@ def pair_and_train(driver, ssh, args, address):
           request.get("name") == PAIR_NAME and (request.get("address") == args.tap_address or mapped), state)
     if mapped:
         print(f"  note  the device named the address in its IPv4-mapped form: {request['address']}", flush=True)
+        sockets = ssh.run("grep -i ':2221 ' /proc/net/tcp /proc/net/tcp6; cat /etc/default/chronoception | grep LISTEN; "
+                          "journalctl -b -u chronoception --no-pager | grep -i 'Device API on' | tail -n 2", timeout=60).stdout
+        for line in sockets.splitlines():
+            print(f"        {line.strip()}", flush=True)
     shot(driver, args.artifacts, "2-approve")
     pressed = time.time()
     monitor(args.monitor, "sendkey spc 2500")  # a long press: the board's long_press_ms is 1500
