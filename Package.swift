@@ -83,6 +83,8 @@ let package = Package(
                 "ChronoCore", "ChronoStore", "ChronoSync",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The TCP listener binds a numeric address itself (Hummingbird's only TCP bind resolves text).
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
