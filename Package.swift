@@ -85,6 +85,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The TCP listener binds a numeric address itself (Hummingbird's only TCP bind resolves text).
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
