@@ -7,7 +7,13 @@ function seconds(value) {
   if (value === null || value === undefined) return "—";
   return intervalText(Math.round(Math.abs(value)));
 }
-function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + seconds(Math.abs(value)); }
+// An error's size: the display rule, except that an error under half a second that is not zero reads
+// `<1s`, not `0s`, so it agrees with its percentage beside it (`+<1s` and `3.2%`, never `+0s`).
+function errorSeconds(value) {
+  if (value === null || value === undefined) return "—";
+  return value !== 0 && Math.round(Math.abs(value)) === 0 ? "<1s" : seconds(value);
+}
+function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + errorSeconds(Math.abs(value)); }
 function intervalText(totalSeconds) {
   const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
   return m === 0 ? `${s}s` : `${m}m ${s}s`;

@@ -62,6 +62,18 @@ function refreshStartLabel(device) {
   if (line && device && device.study) line.textContent = device.study.line;
 }
 
+// The device's health text is the state file's (`on`, `off`, `failing: …`, `on (N held back: …)`),
+// written for the command line: its held-back form names a command. The page says the same in its own
+// words — records wait for the clock, none are lost — and points to the health log's card in Settings.
+function healthLine(text) {
+  const held = /^on \((\d+) held back/.exec(text);
+  if (!held) return el("p", { class: "muted", "data-role": "health-line" }, `Health log: ${text}`);
+  const n = Number(held[1]);
+  return el("p", { class: "muted", "data-role": "health-line" },
+    `Health log: on. ${n === 1 ? "1 record waits" : `${n} records wait`} until the device's clock has been set by a time server over the network; nothing is lost, it is written then. `,
+    el("a", { href: "#/settings" }, "Health log settings"));
+}
+
 async function pageHome() {
   setTitle("Home");
   const status = el("section", { class: "card", "aria-labelledby": "h-status" }, el("h2", { id: "h-status" }, "Device"), el("p", { class: "muted" }, "Loading…"));
@@ -88,7 +100,7 @@ async function pageHome() {
   }
   status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)), studyLine(d),
     d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,
-    d.health ? el("p", { class: "muted" }, `Health log: ${d.health}`) : null, primary, message].filter(Boolean));
+    d.health ? healthLine(d.health) : null, primary, message].filter(Boolean));
   if (live && live.running) primary.hidden = true;
   const s = data.last_session;
   if (!s) { last.replaceWith(emptyFirstSession()); return; }

@@ -147,7 +147,7 @@ function sessionItem(s) {
       el("span", { class: "muted" }, when(s.started_at))),
     el("span", { class: "muted" }, `${s.status} · ${s.done_count} of ${s.planned_count}`,
       s.time_acuity_score !== null ? ` · Time Acuity ${s.time_acuity_score}` : "",
-      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : "",
+      s.mean_abs_error_seconds !== null ? ` · typical error ${errorSeconds(s.mean_abs_error_seconds)}` : "",
       s.results_withheld ? " · results withheld (study block without feedback)" : ""), noteListLine(s));
 }
 
@@ -169,7 +169,7 @@ async function pageSession(id) {
   const summary = el("section", { class: "card" },
     el("p", { class: "phase" }, `${modeName(s.mode)} · ${s.interval} · ${s.status}`),
     el("p", { class: "muted" }, `${when(s.started_at)} · board ${s.board}${s.reason ? ` · ${s.reason}` : ""}`),
-    s.time_acuity_score !== null ? el("p", {}, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", seconds(s.mean_abs_error_seconds), " · bias ", signed(s.mean_signed_error_seconds)) : null,
+    s.time_acuity_score !== null ? el("p", {}, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", errorSeconds(s.mean_abs_error_seconds), " · bias ", signed(s.mean_signed_error_seconds)) : null,
     s.results_withheld ? el("p", { "data-role": "results-withheld" }, `Results withheld: this study block gives no feedback until it ends. ${s.attempts.length} attempt${s.attempts.length === 1 ? "" : "s"} recorded.`) : null,
     s.fear_sound_effective !== null ? el("p", {}, `Fear sound effective: ${s.fear_sound_effective ? "yes" : "no"}`) : null,
     el("p", { class: "muted" }, `Health log: ${s.health_log || "not written"}`));

@@ -27,6 +27,8 @@ body {
   font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
 }
 a { color: var(--accent); }
+/* A file's path or a key's id is one long word: it breaks anywhere rather than widen a phone's page. */
+main p, main li, main code, main h2 { overflow-wrap: anywhere; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 .skip { position: absolute; left: -999px; top: 0; }
 .skip:focus { left: 8px; background: var(--card); padding: 8px; z-index: 10; }
@@ -142,7 +144,7 @@ main > .row[role="group"] { margin-bottom: 16px; }
   .pickers > label.inline { flex: 1 1 100%; flex-direction: column; align-items: stretch; gap: 4px; }
   .pickers select { max-width: none; }
 }
-"""#####, "23fa49d5eafed2cb"),
+"""#####, "be4d58845f64cbe6"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the router; it starts the app once every page's script is loaded.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -298,14 +300,20 @@ function seconds(value) {
   if (value === null || value === undefined) return "—";
   return intervalText(Math.round(Math.abs(value)));
 }
-function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + seconds(Math.abs(value)); }
+// An error's size: the display rule, except that an error under half a second that is not zero reads
+// `<1s`, not `0s`, so it agrees with its percentage beside it (`+<1s` and `3.2%`, never `+0s`).
+function errorSeconds(value) {
+  if (value === null || value === undefined) return "—";
+  return value !== 0 && Math.round(Math.abs(value)) === 0 ? "<1s" : seconds(value);
+}
+function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + errorSeconds(Math.abs(value)); }
 function intervalText(totalSeconds) {
   const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
   return m === 0 ? `${s}s` : `${m}m ${s}s`;
 }
 // A count with its noun, as the core's CountText: `1 session`, `3 sessions`.
 function plural(count, word) { return `${count} ${word}${count === 1 ? "" : "s"}`; }
-"""#####, "dfdb24a77e00ed45"),
+"""#####, "68473901601475e1"),
         "/home.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Welcome and Home pages.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -371,6 +379,18 @@ function refreshStartLabel(device) {
   if (line && device && device.study) line.textContent = device.study.line;
 }
 
+// The device's health text is the state file's (`on`, `off`, `failing: …`, `on (N held back: …)`),
+// written for the command line: its held-back form names a command. The page says the same in its own
+// words — records wait for the clock, none are lost — and points to the health log's card in Settings.
+function healthLine(text) {
+  const held = /^on \((\d+) held back/.exec(text);
+  if (!held) return el("p", { class: "muted", "data-role": "health-line" }, `Health log: ${text}`);
+  const n = Number(held[1]);
+  return el("p", { class: "muted", "data-role": "health-line" },
+    `Health log: on. ${n === 1 ? "1 record waits" : `${n} records wait`} until the device's clock has been set by a time server over the network; nothing is lost, it is written then. `,
+    el("a", { href: "#/settings" }, "Health log settings"));
+}
+
 async function pageHome() {
   setTitle("Home");
   const status = el("section", { class: "card", "aria-labelledby": "h-status" }, el("h2", { id: "h-status" }, "Device"), el("p", { class: "muted" }, "Loading…"));
@@ -397,7 +417,7 @@ async function pageHome() {
   }
   status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)), studyLine(d),
     d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,
-    d.health ? el("p", { class: "muted" }, `Health log: ${d.health}`) : null, primary, message].filter(Boolean));
+    d.health ? healthLine(d.health) : null, primary, message].filter(Boolean));
   if (live && live.running) primary.hidden = true;
   const s = data.last_session;
   if (!s) { last.replaceWith(emptyFirstSession()); return; }
@@ -408,7 +428,7 @@ async function pageHome() {
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
     el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
 }
-"""#####, "af7f97b69ca06de6"),
+"""#####, "98c7a678451b4661"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -418,12 +438,12 @@ async function pageHome() {
 <meta name="color-scheme" content="light dark">
 <title>Chronoception</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/app.css?v=23fa49d5eafed2cb">
-<script src="/format.js?v=dfdb24a77e00ed45" defer></script>
+<link rel="stylesheet" href="/app.css?v=be4d58845f64cbe6">
+<script src="/format.js?v=68473901601475e1" defer></script>
 <script src="/core.js?v=14de1fb40e90271b" defer></script>
 <script src="/live.js?v=70838665ec8e649c" defer></script>
-<script src="/home.js?v=af7f97b69ca06de6" defer></script>
-<script src="/progress.js?v=716b5ad9fe995f20" defer></script>
+<script src="/home.js?v=98c7a678451b4661" defer></script>
+<script src="/progress.js?v=c3745e80190a4dad" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
 <script src="/settings.js?v=40b4fe9ef8a7b6e5" defer></script>
 <script src="/sessions.js?v=794ebbc8e3aa3d0a" defer></script>
@@ -450,7 +470,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "88f3f927f5d9b0f6"),
+"""#####, "1bf06240c4e5a2df"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -1071,7 +1091,7 @@ function sessionItem(s) {
       el("span", { class: "muted" }, when(s.started_at))),
     el("span", { class: "muted" }, `${s.status} · ${s.done_count} of ${s.planned_count}`,
       s.time_acuity_score !== null ? ` · Time Acuity ${s.time_acuity_score}` : "",
-      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : "",
+      s.mean_abs_error_seconds !== null ? ` · typical error ${errorSeconds(s.mean_abs_error_seconds)}` : "",
       s.results_withheld ? " · results withheld (study block without feedback)" : ""), noteListLine(s));
 }
 
@@ -1093,7 +1113,7 @@ async function pageSession(id) {
   const summary = el("section", { class: "card" },
     el("p", { class: "phase" }, `${modeName(s.mode)} · ${s.interval} · ${s.status}`),
     el("p", { class: "muted" }, `${when(s.started_at)} · board ${s.board}${s.reason ? ` · ${s.reason}` : ""}`),
-    s.time_acuity_score !== null ? el("p", {}, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", seconds(s.mean_abs_error_seconds), " · bias ", signed(s.mean_signed_error_seconds)) : null,
+    s.time_acuity_score !== null ? el("p", {}, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", errorSeconds(s.mean_abs_error_seconds), " · bias ", signed(s.mean_signed_error_seconds)) : null,
     s.results_withheld ? el("p", { "data-role": "results-withheld" }, `Results withheld: this study block gives no feedback until it ends. ${s.attempts.length} attempt${s.attempts.length === 1 ? "" : "s"} recorded.`) : null,
     s.fear_sound_effective !== null ? el("p", {}, `Fear sound effective: ${s.fear_sound_effective ? "yes" : "no"}`) : null,
     el("p", { class: "muted" }, `Health log: ${s.health_log || "not written"}`));
@@ -1112,7 +1132,7 @@ async function pageSession(id) {
   }
   main.lastChild.replaceWith(...parts);
 }
-"""#####, "716b5ad9fe995f20"),
+"""#####, "c3745e80190a4dad"),
         "/sessions.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Sessions page — every session, found by mode, interval and date range.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
