@@ -20,13 +20,28 @@ public enum RequestPeer: Hashable, Sendable {
             self = .remote("unknown")
             return
         }
+        self.init(remote: address)
+    }
+
+    /// A TCP peer. An IPv4 client of a dual-stack listener (`[::]:PORT`) arrives as the IPv4-mapped
+    /// `::ffff:a.b.c.d`; it is named `a.b.c.d`, as it would be on an IPv4 listener, so every surface
+    /// (the pairing request's shown address, its limits, the failed-key ledger) sees one form.
+    public init(remote address: SocketAddress) {
         switch address {
         case .unixDomainSocket: self = .unixSocket
-        case .v4(let v4): self = (v4.host.hasPrefix("127.") || address.ipAddress?.hasPrefix("127.") == true) ? .loopback : .remote(address.ipAddress ?? "?")
-        case .v6:
-            let text = address.ipAddress ?? ""
-            self = (text == "::1" || text.hasPrefix("::ffff:127.")) ? .loopback : .remote(text)
+        case .v4, .v6:
+            let text = Self.unmapped(address.ipAddress ?? "?")
+            self = (text == "::1" || text.hasPrefix("127.")) ? .loopback : .remote(text)
         }
+    }
+
+    /// `a.b.c.d` for `::ffff:a.b.c.d`; any other text as it is.
+    static func unmapped(_ text: String) -> String {
+        let prefix = "::ffff:"
+        guard text.lowercased().hasPrefix(prefix) else { return text }
+        let inner = String(text.dropFirst(prefix.count))
+        guard !inner.contains(":"), (try? SocketAddress(ipAddress: inner, port: 0)) != nil else { return text }
+        return inner
     }
 }
 

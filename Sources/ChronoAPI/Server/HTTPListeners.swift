@@ -39,6 +39,7 @@ public final class HTTPListeners: Sendable {
     /// Named in the "cannot listen" message's fix: "Is another <who> serving it?".
     let who: String
     private let serviceGroup = Mutex<ServiceGroup?>(nil)
+    private let boundTCP = Mutex<SocketAddress?>(nil)
     private let stopRequested = Mutex(false)
     private let readiness = Readiness()
     private let ended = EndLatch()
@@ -85,12 +86,12 @@ public final class HTTPListeners: Sendable {
         }
         if let tcp {
             expected += 1
-            services.append(Application(
-                responder: responder,
-                server: .http1(configuration: .init(additionalChannelHandlers: [RequestArrivalLimit.Installer(limit: arrivalLimit)],
-                                                    idleTimeout: idleTimeout)),
-                configuration: .init(address: .hostname(tcp.host, port: tcp.port), serverName: nil, reuseAddress: true),
-                onServerRunning: { [readiness] channel in
+            // Not Hummingbird's `.hostname`, which looks even a numeric address up (see `ListenHost`).
+            services.append(TCPHTTPServer(
+                host: tcp.host, port: tcp.port, responder: responder,
+                configuration: .init(additionalChannelHandlers: [RequestArrivalLimit.Installer(limit: arrivalLimit)], idleTimeout: idleTimeout),
+                onServerRunning: { [readiness, self] channel in
+                    self.boundTCP.withLock { $0 = channel.localAddress }
                     readiness.report(tcp: TCPAddress(host: tcp.host, port: channel.localAddress?.port ?? tcp.port))
                 },
                 logger: logger))
@@ -121,6 +122,10 @@ public final class HTTPListeners: Sendable {
             throw APIError(.internalServerError, "listen_failed", "Cannot listen on \(tcp.map(\.description) ?? socketPath ?? "?"): \(error). Is another \(who) serving it? Choose another with --listen ADDR:PORT or --socket PATH.")
         }
     }
+
+    /// The socket address the TCP listener is bound to, once it is open: its family is the listen
+    /// address's own (`ListenHost`).
+    public var tcpSocketAddress: SocketAddress? { boundTCP.withLock { $0 } }
 
     /// Waits until every listener is open and says where; throws if serving stopped first.
     public func listening() async throws -> APIServer.Listening {
