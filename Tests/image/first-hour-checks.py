@@ -174,6 +174,14 @@ class SSH:
         subprocess.run(self.base[:-1] + ["-O", "exit", f"root@{self.address}"], capture_output=True, timeout=30)
 
 
+def tap(driver, element):
+    """A person's tap: the element scrolled to the middle of the screen first. At phone width the tab bar
+    is fixed at the bottom, and Selenium's own scrolling can leave the element under it (the page's
+    bottom padding lets a person scroll it clear, as here)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 # --- the browser --------------------------------------------------------------------------------------
 def make_driver(address, work):
     """Chromium and its driver in this namespace, chronoception.local resolved to the address mDNS gave
@@ -323,7 +331,7 @@ def pair_and_train(driver, ssh, args, address):
     field = driver.find_element(By.ID, "pair-name")
     field.clear()
     field.send_keys(PAIR_NAME)
-    driver.find_element(By.ID, "pair-button").click()
+    tap(driver, driver.find_element(By.ID, "pair-button"))
     wait_for(driver, "return document.querySelector('[data-role=pair-waiting]')", timeout=30)
     check("Pair: the page says to approve on the device", "Approve on the device" in main_text(driver), main_text(driver)[:300])
     state = wait_state(ssh, lambda s: (s.get("pairing_request") or {}).get("name") == PAIR_NAME, 25)
@@ -360,7 +368,7 @@ def pair_and_train(driver, ssh, args, address):
     welcome = main_text(driver)
     check("Welcome reads the device with the key: idle, on the board keyboard", "Idle" in welcome and "keyboard" in welcome, welcome[:600])
     shot(driver, args.artifacts, "3-paired")
-    driver.find_element(By.ID, "finish-onboarding").click()
+    tap(driver, driver.find_element(By.ID, "finish-onboarding"))
 
     # 5. A session from the page: Challenge, 10 s, one attempt, played with the space bar.
     print("a session from the page:", flush=True)
@@ -420,7 +428,7 @@ def pair_and_train(driver, ssh, args, address):
     links = driver.find_elements(By.CSS_SELECTOR, "[aria-labelledby=h-last] a")
     if not check("with a link to the session's attempts", links and links[0].text == "See its attempts", [l.text for l in links]):
         return
-    links[0].click()
+    tap(driver, links[0])
     try:
         wait_for(driver, "return document.querySelector('main h1') && !Array.from(document.querySelectorAll('main p')).some(p => p.textContent === 'Loading…') && document.querySelector('main table')", timeout=60)
     except Exception:
