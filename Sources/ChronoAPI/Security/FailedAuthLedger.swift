@@ -113,9 +113,10 @@ public struct FailedAuthLedger: Sendable {
     }
 
     static func networkKey(_ text: String) -> String {
-        guard text.contains(":") else { return text }
-        let lower = text.lowercased()
-        if lower.hasPrefix("::ffff:"), lower.dropFirst(7).contains(".") { return String(lower.dropFirst(7)) }
+        // An IPv4-mapped address is its IPv4 address: RequestPeer's one rule for it.
+        let address = RequestPeer.unmapped(text)
+        guard address.contains(":") else { return address }
+        let lower = address.lowercased()
         guard let groups = ipv6Groups(lower) else { return lower }
         return groups.prefix(4).map { String($0, radix: 16) }.joined(separator: ":") + "::/64"
     }
