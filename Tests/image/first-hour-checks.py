@@ -174,6 +174,15 @@ class SSH:
         subprocess.run(self.base[:-1] + ["-O", "exit", f"root@{self.address}"], capture_output=True, timeout=30)
 
 
+def appears(driver, script, timeout):
+    """Whether SCRIPT returns something truthy within TIMEOUT seconds (a check's verdict, not a crash)."""
+    try:
+        wait_for(driver, script, timeout=timeout)
+        return True
+    except Exception:
+        return False
+
+
 def tap(driver, element):
     """A person's tap: the element scrolled to the middle of the screen first. At phone width the tab bar
     is fixed at the bottom, and Selenium's own scrolling can leave the element under it (the page's
@@ -348,11 +357,7 @@ def pair_and_train(driver, ssh, args, address):
     shot(driver, args.artifacts, "2-approve")
     pressed = time.time()
     monitor(args.monitor, "sendkey spc 2500")  # a long press: the board's long_press_ms is 1500
-    try:
-        wait_for(driver, "return document.querySelector('main h1') && document.querySelector('main h1').textContent === 'Welcome to Chronoception'", timeout=90)
-        approved = True
-    except Exception:
-        approved = False
+    approved = appears(driver, "return document.querySelector('main h1') && document.querySelector('main h1').textContent === 'Welcome to Chronoception'", timeout=90)
     check("a long press of the device's button (qemu monitor: sendkey spc 2500) approves it: the page continues paired",
           approved, main_text(driver)[:400])
     if not approved:
@@ -361,10 +366,7 @@ def pair_and_train(driver, ssh, args, address):
     figure("long press to the page paired", f"{time.time() - pressed:.1f} s")
     check("the key is an HttpOnly cookie", any(c["name"] == "chronoception_key" and c.get("httpOnly") for c in driver.get_cookies())
           and "chronoception_key" not in driver.execute_script("return document.cookie"), driver.get_cookies())
-    try:
-        wait_for(driver, "return document.querySelector('#w2 + div p strong')", timeout=60)
-    except Exception:
-        pass
+    appears(driver, "return document.querySelector('#w2 + div p strong')", timeout=60)
     welcome = main_text(driver)
     check("Welcome reads the device with the key: idle, on the board keyboard", "Idle" in welcome and "keyboard" in welcome, welcome[:600])
     shot(driver, args.artifacts, "3-paired")
@@ -378,11 +380,7 @@ def pair_and_train(driver, ssh, args, address):
         const interval = document.getElementById('s-default-interval'); interval.value = '10s';
         document.getElementById('s-default-attempts').value = '1';""")
     driver.execute_script("document.getElementById('s-default-interval').form.querySelector('button[type=submit]').click()")
-    try:
-        wait_for(driver, "return Array.from(document.querySelectorAll('.status.ok')).some(p => p.textContent === 'Saved.')", timeout=60)
-        saved = True
-    except Exception:
-        saved = False
+    saved = appears(driver, "return Array.from(document.querySelectorAll('.status.ok')).some(p => p.textContent === 'Saved.')", timeout=60)
     check("Settings: Challenge, 10 s, one attempt saved from the page", saved, main_text(driver)[:400])
     driver.get(f"http://{HOST}:{PORT}/#/home")
     driver.refresh()
@@ -390,11 +388,7 @@ def pair_and_train(driver, ssh, args, address):
     label = driver.execute_script("return document.querySelector('[data-role=start-next]').textContent")
     check("Home offers to start it on the device", label.startswith("Start Challenge") and "×1" in label and "10" in label, label)
     driver.execute_script("document.querySelector('[data-role=start-next]').click()")
-    try:
-        wait_for(driver, "const p = document.querySelector('#live-card [data-role=progress]'); return p && p.textContent.includes('press the button on the device to start')", timeout=60)
-        started = True
-    except Exception:
-        started = False
+    started = appears(driver, "const p = document.querySelector('#live-card [data-role=progress]'); return p && p.textContent.includes('press the button on the device to start')", timeout=60)
     check("started from the page: the live card says to press the device's button", started, main_text(driver)[:400])
     shot(driver, args.artifacts, "4-started")
     monitor(args.monitor, "sendkey spc 100")  # a tap: the attempt begins
@@ -403,11 +397,7 @@ def pair_and_train(driver, ssh, args, address):
     check("a tap of the button starts the attempt (the device's state: AttemptRunning)", (running or {}).get("state") == "AttemptRunning", running)
     time.sleep(max(0, 10 - (time.time() - begun)))
     monitor(args.monitor, "sendkey spc 100")  # the answer: "10 s have passed"
-    try:
-        wait_for(driver, "const e = document.querySelector('#live-card [data-role=end]'); return e && e.textContent === 'Completed and saved.'", timeout=90)
-        completed = True
-    except Exception:
-        completed = False
+    completed = appears(driver, "const e = document.querySelector('#live-card [data-role=end]'); return e && e.textContent === 'Completed and saved.'", timeout=90)
     card = driver.execute_script("const c = document.getElementById('live-card'); return c ? c.innerText : ''")
     check("a second tap about 10 s later answers it: the live card says completed and saved", completed, card or main_text(driver)[:400])
     feedback = driver.execute_script("return Array.from(document.querySelectorAll('#live-card [data-role=feedback] li')).map(li => li.innerText)")
@@ -417,10 +407,7 @@ def pair_and_train(driver, ssh, args, address):
     score = (final.get("last_session") or {}).get("time_acuity_score")
     driver.get("about:blank")
     driver.get(f"http://{HOST}:{PORT}/#/home")
-    try:
-        wait_for(driver, "const s = document.querySelector('[aria-labelledby=h-last]'); return s && s.querySelector('.big')", timeout=60)
-    except Exception:
-        pass
+    appears(driver, "const s = document.querySelector('[aria-labelledby=h-last]'); return s && s.querySelector('.big')", timeout=60)
     last = driver.execute_script("const s = document.querySelector('[aria-labelledby=h-last]'); return s ? s.innerText : ''")
     check(f"Home's Last session shows the result: Time Acuity {score} (the device's), Challenge · 10s",
           score is not None and f"{score} Time Acuity" in last and "Challenge · 10s" in last, f"page: {last!r}; device: {final.get('last_session')}")
@@ -429,10 +416,7 @@ def pair_and_train(driver, ssh, args, address):
     if not check("with a link to the session's attempts", links and links[0].text == "See its attempts", [l.text for l in links]):
         return
     tap(driver, links[0])
-    try:
-        wait_for(driver, "return document.querySelector('main h1') && !Array.from(document.querySelectorAll('main p')).some(p => p.textContent === 'Loading…') && document.querySelector('main table')", timeout=60)
-    except Exception:
-        pass
+    appears(driver, "return document.querySelector('main h1') && !Array.from(document.querySelectorAll('main p')).some(p => p.textContent === 'Loading…') && document.querySelector('main table')", timeout=60)
     page = main_text(driver)
     check("the session's page lists its one attempt against the 10 s target", "Challenge" in page and "10s" in page and driver.execute_script(
         "return document.querySelectorAll('main table tbody tr').length") == 1, page[:600])
