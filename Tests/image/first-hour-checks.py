@@ -14,13 +14,18 @@ beyond it. In the order a person meets them:
      gave (--host-resolver-rules): the page asks to pair; Pair; the device announces the request
      (its state file, read over SSH); a long press of the VM's keyboard space bar through the qemu
      monitor (`sendkey spc 2500`: the board `keyboard`, evdev) approves it; the page continues paired.
+  4b. The clock (over SSH, before the session; waited for when the sync has not come yet): the guest
+     booted with a wrong one (the VM's RTC far in the past, then systemd's build time); systemd-networkd
+     took the NTP server DHCP named (the namespace's chronyd) and handed it to systemd-timesyncd, which
+     synchronised with it; the guest's clock is then within 2 s of the host's.
   5. Settings: Challenge, 10 s, one attempt, saved from the page; Home's start button starts it on the
      device; two taps of the space bar (start, then about 10 s later the answer) play the attempt; the
      live card shows the feedback and "Completed and saved.", Home's "Last session" the Time Acuity
-     score, the same as the device's state file.
+     score, the same as the device's state file. The session's health record (SPEC §4), read over SSH:
+     written, nothing held back for the wall clock, its start and end the host's time of the two taps.
 Screenshots of each step at phone width into --artifacts. Prints `  ok    NAME` / `  FAIL  NAME` lines
 and `  figure NAME: VALUE` lines; appends "PASSED FAILED" to --counts."""
-import argparse, json, os, random, re, socket, struct, subprocess, sys, time, urllib.request
+import argparse, datetime, json, os, random, re, socket, struct, subprocess, sys, time, urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "web"))
 from browser import js_errors, screenshot, wait_for  # noqa: E402
@@ -32,6 +37,8 @@ HOST = "chronoception.local"
 PORT = 8737
 MDNS = ("224.0.0.251", 5353)
 PAIR_NAME = "First-hour phone"
+HEALTH_LOG = "/var/lib/chronoception/health-log/mindful-sessions.jsonl"  # the service's store, docs/STORE.md
+SYNC_TIMEOUT = 300  # s from the page paired to timesyncd's first synchronisation (usually already done)
 
 
 class Checks:
@@ -237,6 +244,7 @@ def main():
     parser.add_argument("--started", type=float, required=True, help="qemu's start, host epoch seconds")
     parser.add_argument("--timeout", type=int, default=1200, help="seconds from qemu's start to the page")
     parser.add_argument("--timezone", required=True)
+    parser.add_argument("--rtc-base", required=True, help="the VM's RTC at its start (qemu -rtc base=)")
     parser.add_argument("--counts", required=True)
     args = parser.parse_args()
     os.makedirs(args.artifacts, exist_ok=True)
@@ -322,8 +330,21 @@ def run(args):
     # 4. Pairing from the page, approved with a long press of the device's button.
     print("pairing from the page (Chromium at 390x844):", flush=True)
     driver = make_driver(address, args.work)
+    clock = []
+
+    def clock_in():
+        """3b. The clock, brought in over the network while the page was paired: checked (and waited
+        for) before the session starts, so the session is anchored to the synchronised clock."""
+        print(f"the clock (systemd-timesyncd; chronyd at {args.tap_address}, named by DHCP):", flush=True)
+        clock.append(clock_checks(ssh, args, deadline))
+
     try:
-        pair_and_train(driver, ssh, args, address)
+        timeline = pair_and_train(driver, ssh, args, address, before_session=clock_in)
+        if not clock:  # pairing failed: the clock's checks still run and count
+            clock_in()
+        if timeline and timeline.get("completed"):
+            print("the session's health record (read over SSH):", flush=True)
+            health_checks(ssh, args, timeline)
     finally:
         errors = [e for e in js_errors(driver) if not re.search(r"status of 401", e["message"])]
         check("no script errors on the page (beyond the 401 that asks to pair)", not errors, errors[:3])
@@ -331,7 +352,127 @@ def run(args):
         ssh.close()
 
 
-def pair_and_train(driver, ssh, args, address):
+def key_values(text):
+    """`timedatectl show`'s KEY=VALUE lines as a dict."""
+    return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+
+
+def journal(ssh, arguments):
+    """The guest's journal entries (journalctl -o json) as dicts; [] when it does not answer."""
+    done = ssh.run(f"journalctl -b -o json {arguments}", timeout=60)
+    entries = []
+    for line in done.stdout.splitlines():
+        try:
+            entries.append(json.loads(line))
+        except json.JSONDecodeError:
+            pass
+    return entries
+
+
+def boot_moment(entry):
+    """When the guest's wall clock placed its boot at the time of this journal entry (epoch seconds):
+    its realtime stamp less its monotonic one, both taken together by journald."""
+    return (int(entry["__REALTIME_TIMESTAMP"]) - int(entry["__MONOTONIC_TIMESTAMP"])) / 1e6
+
+
+def clock_offset(ssh, samples=5):
+    """The guest's clock less the host's (s), from the sample with the shortest SSH round trip, and that
+    round trip: the guest's `date` is compared with the middle of the host's send and receive times."""
+    best = None
+    for _ in range(samples):
+        before = time.time()
+        done = ssh.run("date +%s.%N", timeout=60)
+        after = time.time()
+        try:
+            guest = float(done.stdout.strip())
+        except ValueError:
+            continue
+        if best is None or after - before < best[1]:
+            best = (guest - (before + after) / 2, after - before)
+    return best
+
+
+def utc(seconds):
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def clock_checks(ssh, args, deadline):
+    """The guest's clock: wrong at boot, then synchronised by systemd-timesyncd from the namespace's
+    chronyd, which DHCP (option 42) named and systemd-networkd passed on."""
+    server = args.tap_address
+    oldest = ssh.run("journalctl -b -o json | head -n 1", timeout=60).stdout
+    try:
+        booted_as = boot_moment(json.loads(oldest))
+    except (json.JSONDecodeError, KeyError, ValueError):
+        booted_as = None
+    rtc = re.findall(r"rtc-pl031 .*: setting system clock to (\S+)", open(os.path.join(args.work, "console.log"), errors="replace").read())
+    figure("the guest's RTC at boot (the kernel's console)", rtc[0] if rtc else "not said")
+    if booted_as is not None:
+        behind = args.started - booted_as
+        figure("the guest's clock at boot (its journal's first entry: systemd moved it to its build time)",
+               f"{utc(booted_as)}, {behind / 86400:.1f} days behind the host's")
+    check(f"the guest booted with a wrong clock: more than an hour off the host's (the VM's RTC at {args.rtc_base})",
+          booted_as is not None and abs(args.started - booted_as) > 3600, oldest[:300])
+
+    waited, end = time.time(), min(deadline, time.time() + SYNC_TIMEOUT)
+    values = {}
+    while True:
+        done = ssh.run("timedatectl show -p NTPSynchronized; timedatectl show-timesync -p LinkNTPServers -p ServerName -p ServerAddress", timeout=60)
+        values = key_values(done.stdout)
+        if values.get("NTPSynchronized") == "yes" and values.get("ServerAddress") == server or time.time() > end:
+            break
+        time.sleep(1)
+    figure("waited for the synchronisation after the page was paired", f"{time.time() - waited:.0f} s")
+    check(f"DHCP's NTP server reached timesyncd through systemd-networkd (timedatectl show-timesync: LinkNTPServers={server})",
+          values.get("LinkNTPServers", "").split() == [server], values)
+    chrony_log = os.path.join(args.work, "chronyd.log")
+    chrony = open(chrony_log, errors="replace").read()[-600:] if os.path.exists(chrony_log) else "no chronyd.log"
+    check(f"timesyncd synchronised the clock with it: NTPSynchronized=yes, ServerAddress={server}",
+          values.get("NTPSynchronized") == "yes" and values.get("ServerAddress") == server, f"{values}\nchronyd: {chrony}")
+    said = journal(ssh, "SYSLOG_IDENTIFIER=systemd-timesyncd SYSLOG_IDENTIFIER=systemd-networkd")
+    for entry in [e for e in said if re.search(r"DHCPv4 address|Contacted time server|Initial clock", str(e.get("MESSAGE")))][:3]:
+        figure("the guest's journal (its monotonic clock: s since boot)", f"{int(entry['__MONOTONIC_TIMESTAMP']) / 1e6:.1f} s: {entry.get('MESSAGE')}")
+    # For the logs: what networkd and timesyncd did, by the guest's monotonic clock.
+    with open(os.path.join(args.work, "guest-clock.log"), "w") as file:
+        file.write(ssh.run("journalctl -b -o short-monotonic --no-pager -u systemd-timesyncd -u systemd-networkd -u systemd-resolved; "
+                           "networkctl status eth0 --no-pager; timedatectl show-timesync --all", timeout=60).stdout)
+    measured = clock_offset(ssh)
+    if measured:
+        figure("the guest's clock less the host's after synchronisation", f"{measured[0]:+.3f} s (SSH round trip {measured[1]:.2f} s)")
+    check("the guest's clock is within 2 s of the host's", measured is not None and abs(measured[0]) < 2, measured)
+    return values
+
+
+def health_checks(ssh, args, timeline):
+    """The session's health record (SPEC §4): written at once (the clock was synchronised when the session
+    started, so nothing is held back), with the synchronised clock's times: the host's time of the taps
+    that started and answered the attempt, not the boot clock's months-old date."""
+    state = ssh.state() or {}
+    check("the health log holds nothing back for the wall clock (the device's state: health on)", state.get("health") == "on", state.get("health"))
+    lines = ssh.run(f"cat {HEALTH_LOG}", timeout=60).stdout.splitlines()
+    records = []
+    for line in lines:
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            pass
+    ours = [r for r in records if (r.get("metadata") or {}).get("HKMetadataKeySyncIdentifier") == timeline.get("session_id")]
+    if not check(f"the session's health record is in {HEALTH_LOG} (by its id)", len(ours) == 1, f"{len(records)} records; session {timeline.get('session_id')}; {lines[-2:]}"):
+        return
+    record = ours[0]
+    try:
+        start = datetime.datetime.fromisoformat(record["startDate"]).timestamp()
+        end = datetime.datetime.fromisoformat(record["endDate"]).timestamp()
+    except (KeyError, ValueError) as error:
+        check("its start and end are ISO 8601 times", False, f"{error}: {record}")
+        return
+    figure("health record start less the host's first tap", f"{start - timeline['first_tap']:+.1f} s ({record['startDate']})")
+    figure("health record end less the host's answering tap", f"{end - timeline['answer_tap']:+.1f} s ({record['endDate']})")
+    check("its start and end are the host's time of the two taps (within 30 s): the synchronised clock's, not the boot clock's",
+          abs(start - timeline["first_tap"]) < 30 and abs(end - timeline["answer_tap"]) < 30, record)
+
+
+def pair_and_train(driver, ssh, args, address, before_session):
     driver.get(f"http://{HOST}:{PORT}/")
     wait_for(driver, "return document.querySelector('[data-role=pair-form]')", timeout=120)
     heading = driver.execute_script("return document.querySelector('main h1').textContent")
@@ -371,6 +512,7 @@ def pair_and_train(driver, ssh, args, address):
     check("Welcome reads the device with the key: idle, on the board keyboard", "Idle" in welcome and "keyboard" in welcome, welcome[:600])
     shot(driver, args.artifacts, "3-paired")
     tap(driver, driver.find_element(By.ID, "finish-onboarding"))
+    before_session()
 
     # 5. A session from the page: Challenge, 10 s, one attempt, played with the space bar.
     print("a session from the page:", flush=True)
@@ -395,11 +537,14 @@ def pair_and_train(driver, ssh, args, address):
     begun = time.time()
     running = wait_state(ssh, lambda s: s.get("state") == "AttemptRunning", 30)
     check("a tap of the button starts the attempt (the device's state: AttemptRunning)", (running or {}).get("state") == "AttemptRunning", running)
+    timeline = {"first_tap": begun, "session_id": (running or {}).get("session_id")}
     time.sleep(max(0, 10 - (time.time() - begun)))
     monitor(args.monitor, "sendkey spc 100")  # the answer: "10 s have passed"
+    timeline["answer_tap"] = time.time()
     completed = appears(driver, "const e = document.querySelector('#live-card [data-role=end]'); return e && e.textContent === 'Completed and saved.'", timeout=90)
     card = driver.execute_script("const c = document.getElementById('live-card'); return c ? c.innerText : ''")
     check("a second tap about 10 s later answers it: the live card says completed and saved", completed, card or main_text(driver)[:400])
+    timeline["completed"] = completed
     feedback = driver.execute_script("return Array.from(document.querySelectorAll('#live-card [data-role=feedback] li')).map(li => li.innerText)")
     check("with the device's feedback for the attempt (1 of 1)", len(feedback) == 1 and feedback[0].startswith("1 of 1:"), feedback)
     shot(driver, args.artifacts, "5-completed")
@@ -414,13 +559,14 @@ def pair_and_train(driver, ssh, args, address):
     shot(driver, args.artifacts, "6-result")
     links = driver.find_elements(By.CSS_SELECTOR, "[aria-labelledby=h-last] a")
     if not check("with a link to the session's attempts", links and links[0].text == "See its attempts", [l.text for l in links]):
-        return
+        return timeline
     tap(driver, links[0])
     appears(driver, "return document.querySelector('main h1') && !Array.from(document.querySelectorAll('main p')).some(p => p.textContent === 'Loading…') && document.querySelector('main table')", timeout=60)
     page = main_text(driver)
     check("the session's page lists its one attempt against the 10 s target", "Challenge" in page and "10s" in page and driver.execute_script(
         "return document.querySelectorAll('main table tbody tr').length") == 1, page[:600])
     shot(driver, args.artifacts, "7-session")
+    return timeline
 
 
 main()
