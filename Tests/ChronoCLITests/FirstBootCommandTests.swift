@@ -230,6 +230,41 @@ struct FirstBootCommandTests {
         #expect(card.text("root/var/lib/chronoception/first-boot.txt")?.contains("\nProblems: none.\n") == true)
     }
 
+    /// The image's unit: the boot partition mounted read-only, `--remount-boot`. Run in a mount namespace
+    /// of its own (`unshare -m`), on a tmpfs mounted read-only over the card's boot folder, so nothing of
+    /// it reaches this machine's mounts; needs root, as the image's unit has.
+    @Test("--remount-boot on a read-only boot partition: read-write only for the rewrite that takes the secrets out, read-only after; with no secret left, never remounted",
+          .enabled(if: getuid() == 0, "needs root (mount namespaces and remounts)"))
+    func remountsBootOnlyForTheRewrite() throws {
+        let card = try Card(file: Self.sample)
+        defer { card.remove() }
+        let binary = try #require(FullDiskCommandTests.binary(), "build the chronoception executable first (swift build)")
+        let script = """
+            set -e
+            cp "$1/chronoception.txt" "$3/original.txt"
+            mount -t tmpfs -o size=1m,noatime tmpfs "$1"
+            cp "$3/original.txt" "$1/chronoception.txt"
+            mount -o remount,ro "$1"
+            for run in 1 2; do
+                "$0" first-boot apply --boot "$1" --root "$2" --remount-boot > "$3/output-$run.txt"
+                findmnt -n -o OPTIONS --mountpoint "$1" > "$3/mount-$run.txt"
+            done
+            cp "$1/chronoception.txt" "$3/after.txt"
+            """
+        let result = try FullDiskCommandTests.run("/usr/bin/unshare", ["-m", "sh", "-c", script, binary, card.boot, card.root, card.folder])
+        #expect(result.status == 0, "\(result.errors)")
+        let first = try #require(card.text("output-1.txt"))
+        let second = try #require(card.text("output-2.txt"))
+        #expect(first.hasSuffix("\(card.boot)/chronoception.txt, \(card.root)/var/lib/chronoception/first-boot.txt.\nThe boot partition was read-write while the secrets were taken out, then read-only again.\n"))
+        #expect(second.hasSuffix("Nothing changed.\nThe boot partition was not remounted: nothing on it to rewrite, or it was already read-write.\n"))
+        // Read-only after each run, with the mount's own flags kept (noatime), and the file cleaned as without the flag.
+        // (What follows the per-mount flags, tmpfs's own options, differs between kernels.)
+        #expect(card.text("mount-1.txt")?.hasPrefix("ro,noatime,size=1024k") == true, "\(card.text("mount-1.txt") ?? "")")
+        #expect(card.text("mount-2.txt")?.hasPrefix("ro,noatime,size=1024k") == true, "\(card.text("mount-2.txt") ?? "")")
+        #expect(card.text("after.txt") == "\u{FEFF}# my device\r\nwifi_country = gb\r\nwifi_ssid = Home Net\r\n# wifi_passphrase: applied on first boot, removed\r\n"
+            + "hostname = Chrono-Kitchen\r\ntimezone = Europe/London\r\nboard = raspberry-pi-zero-2w\r\n# ssh_key: applied on first boot, removed\r\ncompanion_network = on\r\n")
+    }
+
     @Test("no file on the boot partition: the defaults apply (SSH off, companion on this device only); exit 0")
     func noFile() throws {
         let card = try Card(file: nil)

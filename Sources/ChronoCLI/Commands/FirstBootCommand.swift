@@ -30,10 +30,13 @@ struct FirstBootApplyCommand: ParsableCommand {
     @Option(help: "The root file system to set up (/ on the device; a folder in tests).")
     var root = "/"
 
+    @Flag(help: "The boot partition is mounted read-only: remount it read-write only while the file's secrets are taken out, then read-only again (the image's first-boot unit).")
+    var remountBoot = false
+
     func run() throws {
         let outcome: FirstBootApplier.Outcome
         do {
-            outcome = try FirstBootApplier(boot: boot, root: root).apply()
+            outcome = try FirstBootApplier(boot: boot, root: root, bootWindow: remountBoot ? BootPartitionWindow(mountPoint: boot) : nil).apply()
         } catch {
             throw CommandFailure(message: error.description, status: .noInput)
         }
@@ -43,6 +46,11 @@ struct FirstBootApplyCommand: ParsableCommand {
         print(outcome.found ? "Applied \(FirstBootFile.name):" : "No \(FirstBootFile.name) on the boot partition; the defaults apply:")
         for line in outcome.summary { print("  " + line) }
         print(outcome.changed.isEmpty ? "Nothing changed." : "Changed: \(outcome.changed.joined(separator: ", ")).")
+        if remountBoot {
+            print(outcome.openedBootPartition
+                  ? "The boot partition was read-write while the secrets were taken out, then read-only again."
+                  : "The boot partition was not remounted: nothing on it to rewrite, or it was already read-write.")
+        }
         if !outcome.problems.isEmpty {
             print("\(outcome.problems.count == 1 ? "1 problem" : "\(outcome.problems.count) problems") (on standard error and in /var/lib/chronoception/first-boot.txt); every valid value was applied.")
         }

@@ -18,10 +18,14 @@ import Glibc
 public struct FirstBootApplier {
     public let boot: String
     public let root: String
+    /// When the boot partition is mounted read-only (the image's): opened for the one write that takes
+    /// the secrets out, and only when there is one. Nil: the partition is written as it is mounted.
+    public let bootWindow: BootPartitionWindow?
 
-    public init(boot: String, root: String) {
+    public init(boot: String, root: String, bootWindow: BootPartitionWindow? = nil) {
         self.boot = boot
         self.root = root
+        self.bootWindow = bootWindow
     }
 
     /// What an apply did.
@@ -35,6 +39,8 @@ public struct FirstBootApplier {
         public var changed: [String]
         /// Writes that failed (the first decides the exit status); what they set stays undone.
         public var failures: [RootedFileError]
+        /// Whether `bootWindow` made the boot partition writable for the file's rewrite (and closed it).
+        public var openedBootPartition = false
     }
 
     /// Why nothing could be applied: a folder given is not one.
@@ -94,9 +100,17 @@ public struct FirstBootApplier {
         }
         let removed = reading.secretLines.filter { secretOutcomes[$0.line] != nil }
         if let source, let cleaned = FirstBootFile.removingSecrets(from: source, outcomes: secretOutcomes) {
+            var window: BootPartitionWindow.Opened?
             do {
+                window = try bootWindow?.open()
+                outcome.openedBootPartition = window != nil
                 try bootFiles.write(FirstBootFile.name, cleaned, mode: nil)
                 outcome.changed.append(bootFiles.shown(FirstBootFile.name))
+            } catch {
+                outcome.failures.append(error)
+            }
+            do {
+                try window?.close()
             } catch {
                 outcome.failures.append(error)
             }
