@@ -357,16 +357,21 @@ def key_values(text):
     return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
 
 
-def journal(ssh, arguments):
-    """The guest's journal entries (journalctl -o json) as dicts; [] when it does not answer."""
-    done = ssh.run(f"journalctl -b -o json {arguments}", timeout=60)
-    entries = []
-    for line in done.stdout.splitlines():
+def json_lines(text):
+    """Each line of TEXT that is a JSON value, parsed (the journal's -o json, the health log's JSON Lines);
+    a line cut short or not JSON is left out."""
+    values = []
+    for line in text.splitlines():
         try:
-            entries.append(json.loads(line))
+            values.append(json.loads(line))
         except json.JSONDecodeError:
             pass
-    return entries
+    return values
+
+
+def journal(ssh, arguments):
+    """The guest's journal entries (journalctl -o json) as dicts; [] when it does not answer."""
+    return json_lines(ssh.run(f"journalctl -b -o json {arguments}", timeout=60).stdout)
 
 
 def boot_moment(entry):
@@ -450,12 +455,7 @@ def health_checks(ssh, args, timeline):
     state = ssh.state() or {}
     check("the health log holds nothing back for the wall clock (the device's state: health on)", state.get("health") == "on", state.get("health"))
     lines = ssh.run(f"cat {HEALTH_LOG}", timeout=60).stdout.splitlines()
-    records = []
-    for line in lines:
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
-            pass
+    records = json_lines("\n".join(lines))
     ours = [r for r in records if (r.get("metadata") or {}).get("HKMetadataKeySyncIdentifier") == timeline.get("session_id")]
     if not check(f"the session's health record is in {HEALTH_LOG} (by its id)", len(ours) == 1, f"{len(records)} records; session {timeline.get('session_id')}; {lines[-2:]}"):
         return
