@@ -22,7 +22,7 @@ tls_nginx() {
     local cache=${XDG_CACHE_HOME:-$HOME/.cache}/chronoception/nginx
     if [ ! -x "$cache/root/usr/sbin/nginx" ]; then
         mkdir -p "$cache/debs"
-        (cd "$cache/debs" && { apt-get download nginx > /dev/null 2>&1 || { apt-get update -q > /dev/null && apt-get download nginx > /dev/null 2>&1; }; }) \
+        (cd "$cache/debs" && { apt-get download nginx > /dev/null 2>&1 || { flock /var/lock/chronoception-apt.lock apt-get update -q > /dev/null && apt-get download nginx > /dev/null 2>&1; }; }) \
             || { echo "sync: cannot download Debian's nginx package (apt-get download nginx)" >&2; return 1; }
         rm -rf "$cache/root.partial"; mkdir -p "$cache/root.partial"
         dpkg-deb -x "$(ls "$cache"/debs/nginx_*.deb | tail -1)" "$cache/root.partial"
@@ -30,7 +30,7 @@ tls_nginx() {
     fi
     # Its libraries (OpenSSL 3, PCRE2, zlib, libcrypt) are in any Debian; install them if not.
     if ldd "$cache/root/usr/sbin/nginx" | grep -q "not found"; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q libssl3 libpcre2-8-0 zlib1g libcrypt1 > /dev/null
+        scripts/apt-install --recommends libssl3 libpcre2-8-0 zlib1g libcrypt1
     fi
     echo "$cache/root/usr/sbin/nginx"
 }
