@@ -85,7 +85,7 @@ struct RootedFiles {
         var template = Array("\(parent)/.\(name).first-boot-XXXXXX".utf8CString)
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw failure(relative, errno) }
-        let temporary = String(cString: template)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }  // the array overload is deprecated
         var ok = true, code: Int32 = 0
         let bytes = Array(text.utf8)
         var written = 0

@@ -57,7 +57,7 @@ enum OutputFile {
         let descriptor = mkstemp(&template)
         let shown = TerminalSafeText.quoted(path, limit: 200)
         guard descriptor >= 0 else { throw .writeFailed(shown, errno: errno) }
-        let temporary = String(cString: template)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }  // the array overload is deprecated
         var failure: Int32 = 0
         if !writeAll(descriptor, text) { failure = errno }
         if failure == 0 && fchmod(descriptor, mode) != 0 { failure = errno }
