@@ -21,7 +21,7 @@ log() { printf 'hil-fetch: %s\n' "$*" >&2; }
 # apt needs package lists; a fresh machine may have none yet.
 if ! apt-cache show linux-image-amd64 >/dev/null 2>&1; then
   log "apt has no package lists yet: running apt-get update"
-  flock /var/lock/chronoception-apt.lock apt-get update -qq   # scripts/apt-install's lock: one apt at a time
+  "$(dirname "${BASH_SOURCE[0]}")/../../scripts/apt-install" --lists   # one apt at a time with the other scripts
 fi
 
 # The kernel ABI that Debian's meta package points at right now, e.g. 6.1.0-56-amd64. A cached

@@ -22,7 +22,7 @@ tls_nginx() {
     local cache=${XDG_CACHE_HOME:-$HOME/.cache}/chronoception/nginx
     if [ ! -x "$cache/root/usr/sbin/nginx" ]; then
         mkdir -p "$cache/debs"
-        (cd "$cache/debs" && { apt-get download nginx > /dev/null 2>&1 || { flock /var/lock/chronoception-apt.lock apt-get update -q > /dev/null && apt-get download nginx > /dev/null 2>&1; }; }) \
+        (cd "$cache/debs" && { apt-get download nginx > /dev/null 2>&1 || { scripts/apt-install --lists && apt-get download nginx > /dev/null 2>&1; }; }) \
             || { echo "sync: cannot download Debian's nginx package (apt-get download nginx)" >&2; return 1; }
         rm -rf "$cache/root.partial"; mkdir -p "$cache/root.partial"
         dpkg-deb -x "$(ls "$cache"/debs/nginx_*.deb | tail -1)" "$cache/root.partial"
