@@ -454,8 +454,9 @@ def health_checks(ssh, args, timeline):
     that started and answered the attempt, not the boot clock's months-old date."""
     state = ssh.state() or {}
     check("the health log holds nothing back for the wall clock (the device's state: health on)", state.get("health") == "on", state.get("health"))
-    lines = ssh.run(f"cat {HEALTH_LOG}", timeout=60).stdout.splitlines()
-    records = json_lines("\n".join(lines))
+    text = ssh.run(f"cat {HEALTH_LOG}", timeout=60).stdout
+    lines = text.splitlines()
+    records = json_lines(text)
     ours = [r for r in records if (r.get("metadata") or {}).get("HKMetadataKeySyncIdentifier") == timeline.get("session_id")]
     if not check(f"the session's health record is in {HEALTH_LOG} (by its id)", len(ours) == 1, f"{len(records)} records; session {timeline.get('session_id')}; {lines[-2:]}"):
         return
