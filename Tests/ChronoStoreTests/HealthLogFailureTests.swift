@@ -29,7 +29,9 @@ struct HealthLogFailureTests {
         #expect(ids == [sid("S1"), sid("S2")])
     }
 
-    @Test("the real writer on /dev/full (ENOSPC) leaves no partial line and the session saved")
+    /// A device (or FIFO) is never a health log: it would swallow the records or block the writer.
+    /// (A full disk is the faults tier's tmpfs case.)
+    @Test("the real writer refuses /dev/full as not a regular file, and the session is saved")
     func devFull() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -37,7 +39,7 @@ struct HealthLogFailureTests {
         try store.setSetting(.healthLogFile, to: "/dev/full", nowUnixSeconds: 1)
         let result = try store.recordSessionFinished(Sample.finish(sid("S1"), Sample.passive(planned: 2, done: 2)), nowUnixNanoseconds: Sample.now)
         guard case .failed(let reason, true) = result.health else { Issue.record("\(result.health)"); return }
-        #expect(reason.contains("No space left on device"))
+        #expect(reason.contains("/dev/full is not a regular file"))
         #expect(try store.session(id: sid("S1")).outcome.boundaries.count == 2)
     }
 

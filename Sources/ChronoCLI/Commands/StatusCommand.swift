@@ -23,7 +23,7 @@ struct StatusCommand: ParsableCommand {
     @Option(help: "Output format: text, json (the state file as it is) or waybar (one compact JSON line for waybar's or i3blocks' custom module; always exits 0).")
     var format: StatusFormat = .text
 
-    @Option(name: .customLong("data-dir"), help: "Data directory whose last session the waybar format shows (read only; default as for every store command).")
+    @Option(name: .customLong("data-dir"), help: "Data directory whose device to show: its state file (unless --state-file), and the last session the waybar format shows (read only; default as for every store command).")
     var dataDirectory: String?
 
     @Flag(help: "Follow the device live: print each state change, feedback and session end as it happens (from the device API), until Ctrl-C.")
@@ -47,7 +47,8 @@ struct StatusCommand: ParsableCommand {
             }
             return
         }
-        let path = stateFile ?? StateFile.defaultPath()
+        // The state file of the data directory asked about: each device process writes its own.
+        let path = stateFile ?? StoreOptions.defaultStateFilePath(dataDirectory: dataDirectory)
         if format == .waybar {
             let glance = storeGlance()
             print(WaybarStatus.line(stateFileText: StateFile(path: path).read(), lastSession: glance.last, hideScores: glance.hideScores))
@@ -70,11 +71,24 @@ struct StatusCommand: ParsableCommand {
         if let version = object["version"] as? NSNumber, version.intValue > DeviceState.formatVersion {
             printError("warning: \(shown) was written by a newer Chronoception (state file version \(version), this one reads \(DeviceState.formatVersion)); fields it does not know are not shown. Update chronoception.")
         }
+        let endedWriter = StateFileText.writerPID(object).flatMap { StateFileText.writerHasEnded(pid: $0) ? $0 : nil }
         if json || format == .json {
+            if let endedWriter {
+                print(StoppedStatus.json(stateFile: path, stale: (endedWriter, object["state"] as? String)).compactText)
+                throw ExitCode(ExitStatus.notRunning.rawValue)
+            }
             print(text.trimmingCharacters(in: .whitespacesAndNewlines))
             return
         }
-        for line in StateFileText.lines(object) { print(TerminalSafeText.sanitized(line)) }
+        for line in StateFileText.lines(object, dataDirectory: askedDataDirectory) { print(TerminalSafeText.sanitized(line)) }
+        if endedWriter != nil { throw ExitCode(ExitStatus.notRunning.rawValue) }
+    }
+
+    /// The data directory `status` is about (`--data-dir`, else the default), made absolute, to tell
+    /// a state file of another device from this one's.
+    var askedDataDirectory: String? {
+        (try? StoreLocation.resolve(explicit: dataDirectory, environment: ProcessInfo.processInfo.environment, runningAsService: false))
+            .map { absolutePath($0.directory) }
     }
 
     /// The store's last completed session and its `glanceable-privacy` setting, read only: a missing

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChronoCore
+import ChronoRuntime
 import ChronoStore
 import Foundation
 #if canImport(Glibc)
@@ -43,7 +44,8 @@ enum WaybarStatus {
         }
         let deviceState = field("state") ?? "Stopped"
         var running = state != nil
-        if let pid = (state?["pid"] as? NSNumber)?.int32Value, kill(pid_t(pid), 0) != 0, errno == ESRCH { running = false }
+        // The same test as `status` (a zombie has ended too).
+        if let read, let pid = StateFileText.writerPID(read), StateFileText.writerHasEnded(pid: pid) { running = false }
         var text: String
         var tooltip: [String] = []
         if !running {

@@ -3,9 +3,10 @@
 /// `pid` (and `GlanceablePrivacy`'s withholding), the API `session_in_progress`. Readers of either
 /// see the same names.
 extension DeviceState {
-    /// The state file's JSON: `pid` lets a reader tell a stale file from a running device; with the
-    /// `glanceable-privacy` switch on, results are withheld.
-    public func stateFileJSON(pid: Int32) -> JSONValue {
+    /// The state file's JSON: `pid` lets a reader tell a stale file from a running device, and
+    /// `data_dir` (when given) which device's file it is; with the `glanceable-privacy` switch on,
+    /// results are withheld.
+    public func stateFileJSON(pid: Int32, dataDirectory: String? = nil) -> JSONValue {
         let members = sharedMembers + [
             ("last_session", lastSession.map { last in
                 .object([
@@ -19,7 +20,7 @@ extension DeviceState {
             (GlanceablePrivacy.member, .bool(glanceablePrivacy)),
             ("updated", updatedJSON),
             ("pid", .int(Int(pid))),
-        ]
+        ] + (dataDirectory.map { [("data_dir", JSONValue.string($0))] } ?? [])
         return GlanceablePrivacy.shown(.object(members), hidden: glanceablePrivacy)
     }
 

@@ -7,8 +7,9 @@ import Glibc
 /// the file's writer, so the reader and the writer change together (and the state-file fuzzer needs
 /// no more than the runtime).
 public enum StateFileText {
-    /// The state file in words; says when the process that wrote it is gone.
-    public static func lines(_ object: [String: Any]) -> [String] {
+    /// The state file in words; says when the process that wrote it is gone, and when it describes
+    /// another data directory than `dataDirectory` (the one `status` was asked about): another device.
+    public static func lines(_ object: [String: Any], dataDirectory: String? = nil) -> [String] {
         func text(_ key: String) -> String? {
             switch object[key] {
             case let value as String: return value
@@ -18,10 +19,14 @@ public enum StateFileText {
         }
         var lines: [String] = []
         var state = text("state") ?? "unknown"
-        if let pid = object["pid"] as? NSNumber, kill(pid_t(pid.int32Value), 0) != 0, errno == ESRCH {
+        if let pid = writerPID(object), writerHasEnded(pid: pid) {
             state += " (not running: the process that wrote this, pid \(pid), has ended)"
         }
         lines.append("State: \(state)")
+        if let written = object["data_dir"] as? String {
+            let other = dataDirectory.map { isAnotherDevice(object, dataDirectory: $0) } ?? false
+            lines.append("Data directory: \(written)" + (other ? " (another device: not \(dataDirectory ?? ""), the one asked about)" : ""))
+        }
         if let board = text("board") { lines.append("Board: \(board)") }
         if let mode = text("mode") {
             lines.append("Mode: \(mode)\(text("interval").map { ", interval \($0)" } ?? "")")
@@ -44,6 +49,37 @@ public enum StateFileText {
         if (object["glanceable_privacy"] as? NSNumber)?.boolValue == true { lines.append("Scores: hidden (glanceable-privacy is on)") }
         if let updated = text("updated") { lines.append("Updated: \(updated)") }
         return lines
+    }
+
+    /// The `pid` the file's writer stamped, when it is a process id at all.
+    public static func writerPID(_ object: [String: Any]) -> Int32? {
+        guard let number = object["pid"] as? NSNumber, let pid = Int32(exactly: number.doubleValue), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Whether the process `pid` has ended: no such process, or a zombie (killed and not yet reaped,
+    /// so `kill(pid, 0)` still succeeds but it will write nothing more). `status`, its `--json` and
+    /// the waybar line all ask this.
+    public static func writerHasEnded(pid: Int32) -> Bool {
+        guard pid > 0 else { return true }
+        if kill(pid, 0) != 0 && errno == ESRCH { return true }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        // Field 3, the state, follows the command name's closing parenthesis: Z zombie, X dead.
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].split(separator: " ").first
+        return state == "Z" || state == "X"
+    }
+
+    /// Whether the file records a data directory other than `dataDirectory`.
+    public static func isAnotherDevice(_ object: [String: Any], dataDirectory: String) -> Bool {
+        guard let written = object["data_dir"] as? String else { return false }
+        return standardized(written) != standardized(dataDirectory)
+    }
+
+    private static func standardized(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// The assigned study's line, in the daemon's own words (never an elapsed time), as `status` and

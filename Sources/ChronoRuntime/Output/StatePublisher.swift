@@ -20,7 +20,7 @@ final class StatePublisher: Sendable {
     func publish(_ state: DeviceState) {
         let updated = MonotonicClock.wallClockAnchor().wallTime(at: MonotonicClock.now())
         do {
-            try file.replace(with: state.published(at: updated).stateFileJSON(pid: getpid()).compactText)
+            try file.replace(with: state.published(at: updated).stateFileJSON(pid: getpid(), dataDirectory: file.dataDirectory).compactText)
         } catch {
             let first = failedBefore.withLock { failed in
                 defer { failed = true }

@@ -35,18 +35,22 @@ public final class ChronoStore: Sendable {
     ) throws(StoreError) -> ChronoStore {
         let path = location.databasePath
         try checkDirectoryPath(location.directory)
+        try StoreFileModes.checkTypes(location)
         let exists = access(path, F_OK) == 0
         if exists { try DatabaseFileCheck.verify(path: path, knownMigrations: Set(StoreSchema.migrator.migrations)) }
         if let reason = readOnlyReason(directory: location.directory, exists: exists) {
             guard exists else { throw .directoryUnusable(path: location.directory, reason: reason) }
             return try openReadOnly(location, reason: reason, clock: clock, healthTarget: healthTarget)
         }
-        try makeDirectory(location.directory, mode: 0o700)
+        try makeDirectory(location.directory, mode: StoreFileModes.directoryMode)
+        // Private whatever existed before (docs/STORE.md "Secrets at rest"), before SQLite opens a file.
+        try StoreFileModes.tighten(location, environment: ProcessInfo.processInfo.environment["HOME"])
         let isNew = !exists || DatabaseFileCheck.isEmptyFile(path: path)
+        if !exists { try StoreFileModes.createDatabaseFile(location) }
         if isNew {
             // The default health-log directory is created with a new store only: if it goes missing
             // later, that is a logging failure to report (SPEC §4), not something to paper over.
-            try? makeDirectory(location.directory + "/" + (StoreLocation.defaultHealthLogRelativePath.split(separator: "/").first.map(String.init) ?? ""), mode: 0o755)
+            try? makeDirectory(location.directory + "/" + (StoreLocation.defaultHealthLogRelativePath.split(separator: "/").first.map(String.init) ?? ""), mode: StoreFileModes.directoryMode)
         }
         do {
             var configuration = Configuration()
@@ -193,6 +197,12 @@ public final class ChronoStore: Sendable {
     /// The migrations applied to this database, oldest first.
     public func appliedMigrations() throws(StoreError) -> [String] {
         try read { db in try StoreSchema.migrator.appliedIdentifiers(db).sorted() }
+    }
+
+    /// Creates the data directory (and missing parents) 0700, for a command that makes a store on
+    /// purpose and says so before it opens it.
+    public static func makeDataDirectory(_ location: StoreLocation) throws(StoreError) {
+        try makeDirectory(location.directory, mode: StoreFileModes.directoryMode)
     }
 
     static func makeDirectory(_ path: String, mode: mode_t) throws(StoreError) {

@@ -26,21 +26,35 @@ public struct ProcessIdentity: Hashable, Sendable {
         (readSmallFile("/proc/sys/kernel/random/boot_id") ?? "unknown-boot").trimmingNewlines
     }
 
-    /// Whether the process that wrote a row is still running.
+    /// Whether the process that wrote a row is still running. A zombie (killed, not yet reaped by
+    /// its parent) still has a `/proc/PID/stat` with the same start time, but it writes nothing more:
+    /// it counts as gone. (A process that holds the data directory's lock needs no pid at all:
+    /// `ChronoStore.writerIsAlive`.)
     public static func isAlive(_ writer: ProcessIdentity) -> Bool {
         guard writer.bootID == currentBootID else { return false }
-        guard let ticks = startTicks(of: writer.pid) else { return false }
-        return ticks == writer.startTicks
+        guard let process = status(of: writer.pid), !process.ended else { return false }
+        return process.startTicks == writer.startTicks
     }
 
-    static func startTicks(of pid: Int32) -> Int64? {
-        guard let stat = readSmallFile("/proc/\(pid)/stat") else { return nil }
+    /// Whether a process with this id exists and has not ended (a zombie has ended): what a reader
+    /// of a file stamped with a pid (the state file) asks.
+    public static func isRunning(pid: Int32) -> Bool {
+        guard pid > 0, let process = status(of: pid) else { return false }
+        return !process.ended
+    }
+
+    static func startTicks(of pid: Int32) -> Int64? { status(of: pid)?.startTicks }
+
+    /// Fields 3 (state) and 22 (start time) of `/proc/PID/stat`.
+    static func status(of pid: Int32) -> (ended: Bool, startTicks: Int64)? {
+        guard pid > 0, let stat = readSmallFile("/proc/\(pid)/stat") else { return nil }
         // The command name (field 2) is in parentheses and may contain spaces: count after the last ')'.
         guard let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // After ')' come field 3 (state) onwards, so field 22 is at offset 19.
-        guard fields.count > 19 else { return nil }
-        return Int64(fields[19])
+        guard fields.count > 19, let ticks = Int64(fields[19]) else { return nil }
+        // Z: a zombie; X: dead (seen for an instant while it is reaped).
+        return (fields[0] == "Z" || fields[0] == "X", ticks)
     }
 
     static func readSmallFile(_ path: String) -> String? {

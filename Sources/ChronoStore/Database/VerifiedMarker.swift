@@ -133,10 +133,17 @@ enum VerifiedMarker {
         return Contents(text: text)
     }
 
+    /// Replaces the marker through a temporary made exclusively beside it (`mkstemp`: 0600, never an
+    /// existing file or a planted link), then renamed over it.
     static func write(_ contents: Contents, path: String) {
         let marker = markerPath(path)
-        let temporary = marker + ".\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(contents.text.utf8)) else { return }
-        if rename(temporary, marker) != 0 { unlink(temporary) }
+        var template = Array((marker + ".tmp-XXXXXX").utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { return }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let bytes = Array(contents.text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        if written != bytes.count || rename(temporary, marker) != 0 { unlink(temporary) }
     }
 }

@@ -40,7 +40,7 @@ extension ChronoStore {
                 """)
         }
         let orphaned = rows.filter { row in
-            !ProcessIdentity.isAlive(ProcessIdentity(bootID: row["boot_id"], pid: row["writer_pid"], startTicks: row["writer_start_ticks"]))
+            !writerIsAlive(ProcessIdentity(bootID: row["boot_id"], pid: row["writer_pid"], startTicks: row["writer_start_ticks"]))
         }.map { $0["session_id"] as String }
         return try backfill(sessionIDs: orphaned, settings: settings, now: now).written
     }

@@ -11,8 +11,7 @@ public struct HealthLogFile: HealthLogTarget {
     public init(path: String) { self.path = path }
 
     public func append(line: String) throws(HealthLogWriteError) {
-        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure("cannot open \(path)") }
+        let descriptor = try openForAppend()
         defer { close(descriptor) }
         let originalLength = lseek(descriptor, 0, SEEK_END)
         guard originalLength >= 0 else { throw failure("cannot seek in \(path)") }
@@ -40,12 +39,16 @@ public struct HealthLogFile: HealthLogTarget {
     }
 
     public func existingSyncIdentifiers() throws(HealthLogWriteError) -> Set<String> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return [] }
             throw failure("cannot read \(path)")
         }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw HealthLogWriteError("\(path) is not a regular file; set health-log-file to a file (`chronoception settings set health-log-file PATH`)")
+        }
         var contents: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -70,6 +73,27 @@ public struct HealthLogFile: HealthLogTarget {
             if let end = rest.firstIndex(of: "\"") { found.insert(String(rest[..<end])) }
         }
         return found
+    }
+
+    /// Opens the log for appending: a new file is created 0600 whatever the umask (it holds the
+    /// person's sessions); an existing one must be a regular file — a FIFO or a device would block a
+    /// session's writer or swallow its records — and keeps the mode its owner gave it.
+    private func openForAppend() throws(HealthLogWriteError) -> Int32 {
+        let flags = O_RDWR | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+        var descriptor = open(path, flags | O_CREAT | O_EXCL, 0o600)
+        if descriptor >= 0 {
+            _ = fchmod(descriptor, 0o600)
+        } else if errno == EEXIST {
+            descriptor = open(path, flags)
+        }
+        guard descriptor >= 0 else { throw failure("cannot open \(path)") }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw HealthLogWriteError("\(path) is not a regular file; set health-log-file to a file (`chronoception settings set health-log-file PATH`)")
+        }
+        _ = fcntl(descriptor, F_SETFL, O_APPEND)
+        return descriptor
     }
 
     private func endsWithNewline(_ descriptor: Int32, length: off_t) -> Bool {

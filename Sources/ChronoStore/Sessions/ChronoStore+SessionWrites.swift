@@ -155,7 +155,7 @@ extension ChronoStore {
             var recovered: [String] = []
             for row in rows {
                 let writer = ProcessIdentity(bootID: row["boot_id"], pid: row["writer_pid"], startTicks: row["writer_start_ticks"])
-                if ProcessIdentity.isAlive(writer) { continue }
+                if writerIsAlive(writer) { continue }
                 let id: String = row["id"]
                 try db.execute(sql: """
                     UPDATE session SET status = 'interrupted',

@@ -15,7 +15,7 @@ struct LiveSessionOptions: ParsableArguments {
     @Option(help: "The board file to run on (a name in boards/ or a path). Default: detected, else desktop.")
     var board: String?
 
-    @Option(name: .customLong("state-file"), help: "Where to write the glanceable state file (default: $XDG_RUNTIME_DIR/chronoception/state.json, else /run/chronoception/state.json).")
+    @Option(name: .customLong("state-file"), help: "Where to write the glanceable state file (default: $XDG_RUNTIME_DIR/chronoception/state.json, else /run/chronoception/state.json; with --data-dir another directory than the default, state-<hex>.json beside it).")
     var stateFile: String?
 
     @Flag(name: .customLong("no-state-file"), help: "Do not write the state file.")
@@ -69,7 +69,11 @@ struct LiveSessionOptions: ParsableArguments {
     /// The store, opened for writing before any device is touched (a broken database is reported
     /// first), with the health records a process that died still owed delivered, and its settings.
     func openStore() throws -> (store: ChronoStore, settings: StoreSettings) {
-        let store = try self.store.openWritableStore()
+        if let file = live.stateFile, let refusal = StateFile.refusal(file.path) {
+            throw CommandFailure(message: StateFileRefused(path: file.path, reason: refusal).description, status: .outputRefused)
+        }
+        // This process owns the data directory from here on (a second device process is refused).
+        let store = try self.store.openOwnedStore()
         LiveSession.deliverOwedRecords(store)
         do { return (store, try store.settings()) } catch { throw CommandFailure(error) }
     }
@@ -77,7 +81,7 @@ struct LiveSessionOptions: ParsableArguments {
     /// How the sessions run, as `LiveSession` and `DeviceDaemon` take it.
     var live: LiveOptions {
         LiveOptions(board: board, bell: bell, keyHoldMilliseconds: keyHoldMilliseconds, motorLog: motorLog,
-                    stateFile: noStateFile ? nil : StateFile(path: stateFile ?? StateFile.defaultPath()),
+                    stateFile: noStateFile ? nil : store.stateFile(explicit: stateFile),
                     realtime: !noRealtime, printJSONLines: printJSONLines)
     }
 }

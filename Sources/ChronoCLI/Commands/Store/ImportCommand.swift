@@ -29,7 +29,7 @@ struct ImportCommand: ParsableCommand {
                 if let range = text.range(of: "chronoception-unsaved-session: ") { text = String(text[range.upperBound...]) }
                 finishes.append(try UnsavedSession.parse(text, source: source, allowTestIntervals: TestMode.isEnabled))
             }
-            let opened = try store.openStore()
+            let opened = try store.openStore(creating: true)
             for finish in finishes {
                 // The start row was written, then recovery marked it interrupted: the kept finish replaces that.
                 try opened.reopenRecoveredSession(finish.sessionID)
