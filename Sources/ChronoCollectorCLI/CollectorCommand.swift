@@ -45,6 +45,8 @@ public struct ChronoceptionCollector: ParsableCommand {
         @Option(name: .customLong("enrolments-per-minute"), help: .hidden) var enrolmentsPerMinute: Int?
 
         func run() throws {
+            // Before the server exists, so its connection caps are drawn from the raised limit.
+            let descriptors = DescriptorLimit.raiseToHardLimit()
             let tcp: TCPAddress
             do { tcp = try listen.map { try TCPAddress(parsing: $0) } ?? TCPAddress(host: "127.0.0.1", port: CollectorServerConfiguration.defaultPort) } catch {
                 throw CommandFailure(message: (error as? APIError)?.message ?? String(describing: error), status: .usage)
@@ -66,6 +68,7 @@ public struct ChronoceptionCollector: ParsableCommand {
                     if let record, let tcp = listening.tcp { ServeRecord.write(tcp, to: record) }
                     defer { if let record { ServeRecord.remove(at: record) } }
                     print("Collector store: \(opened.location)")
+                    print(descriptors.line)
                     if let path = listening.socketPath { print("Collector API on the Unix socket \(path)") }
                     if let tcp = listening.tcp {
                         let devices = EnrolURL.shown(explicit: nil, listening: tcp, hostName: ProcessInfo.processInfo.hostName).url

@@ -4,8 +4,10 @@ import Hummingbird
 /// counts as local, and where a request's key is.
 public enum AccessRules {
     /// The Unix socket is local; loopback TCP is local when trusted and its Host header names loopback
-    /// (DNS rebinding sends a foreign Host and is treated as remote).
+    /// (DNS rebinding sends a foreign Host and is treated as remote). A request a proxy passed on
+    /// (`ForwardedRequest`) is never local, on either: the proxy's clients are not the owner.
     public static func isLocal(_ request: Request, peer: RequestPeer, trust: LocalTrust) -> Bool {
+        if ForwardedRequest.isForwarded(request.headers) { return false }
         switch peer {
         case .unixSocket: return true
         case .remote: return false

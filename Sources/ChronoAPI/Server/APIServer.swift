@@ -35,7 +35,8 @@ public final class APIServer: Sendable {
         self.logger = logger ?? fallback
         self.configuration = configuration
         self.state = APIState(store: store, device: device, configuration: configuration)
-        listeners = HTTPListeners(socketPath: configuration.socketPath, tcp: configuration.tcp, who: "chronoception")
+        listeners = HTTPListeners(socketPath: configuration.socketPath, tcp: configuration.tcp, who: "chronoception",
+                                  connectionLimits: configuration.connectionLimits)
     }
 
     /// Serves until `shutdown()` or cancellation. Throws when a listener cannot be opened (the
@@ -44,6 +45,9 @@ public final class APIServer: Sendable {
         let responder = APIRouter.make(state).buildResponder()
         try await listeners.serve(responder, alsoRun: [state.events], stopOnSignals: configuration.stopOnSignals, logger: logger)
     }
+
+    /// The connections held now, against their caps.
+    public var connections: ConnectionCounter { listeners.connections }
 
     /// Waits until every listener is open and says where; throws if the server stopped first.
     public func listening() async throws -> Listening {

@@ -20,6 +20,9 @@ public struct APIServerConfiguration: Sendable {
     public var pairingWindow: TimeSpan = .seconds(30)
     /// How many pairing requests any one minute admits.
     public var pairingRequestsPerMinute = 5
+    /// How many connections the server holds at once, per remote address, remote in all and the
+    /// owner's; nil: derived from the open-file limit when the server is made (`ConnectionLimits`).
+    public var connectionLimits: ConnectionLimits?
 
     public init(socketPath: String?, tcp: TCPAddress?, localTrust: LocalTrust = .socketAndLoopback, stopOnSignals: Bool = false,
                 now: @escaping @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() }) {

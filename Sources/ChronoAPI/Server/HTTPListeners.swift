@@ -19,6 +19,10 @@ import Glibc
 /// chunk does count, so a request may also take at most `requestArrivalLimit` to arrive
 /// (`RequestArrivalLimit`): a body dripped a byte at a time is cut there.
 ///
+/// Every connection also draws on one `ConnectionCounter` for all the listeners: beyond its caps
+/// (`ConnectionLimits`: per remote address, all remote, and the owner's reserve on the Unix socket and
+/// loopback) a new connection is closed as soon as it is accepted (`ConnectionLimitHandler`).
+///
 /// A stop is quiet: `shutdown()` returns only once the service group has ended gracefully, so a caller
 /// that cancels its serving task afterwards cancels nothing. (Cancelling Hummingbird mid-way through a
 /// graceful stop logs `CancellationError()` and "Server shutdown error: Already closed" as errors.)
@@ -36,6 +40,8 @@ public final class HTTPListeners: Sendable {
     public let tcp: TCPAddress?
     public let idleTimeout: TimeAmount
     public let requestArrivalLimit: TimeAmount
+    /// The connections held now, against their caps.
+    public let connections: ConnectionCounter
     /// Named in the "cannot listen" message's fix: "Is another <who> serving it?".
     let who: String
     private let serviceGroup = Mutex<ServiceGroup?>(nil)
@@ -45,7 +51,9 @@ public final class HTTPListeners: Sendable {
     private let ended = EndLatch()
 
     public init(socketPath: String?, tcp: TCPAddress?, who: String, idleTimeout: TimeAmount = HTTPListeners.defaultIdleTimeout,
-                requestArrivalLimit: TimeAmount = HTTPListeners.defaultRequestArrivalLimit) {
+                requestArrivalLimit: TimeAmount = HTTPListeners.defaultRequestArrivalLimit,
+                connectionLimits: ConnectionLimits? = nil) {
+        self.connections = ConnectionCounter(limits: connectionLimits ?? .forCurrentDescriptorLimit())
         self.socketPath = socketPath
         self.tcp = tcp
         self.idleTimeout = idleTimeout
@@ -61,7 +69,7 @@ public final class HTTPListeners: Sendable {
     where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
         var services: [any Service] = []
         var expected = 0
-        let idleTimeout = self.idleTimeout, arrivalLimit = requestArrivalLimit
+        let idleTimeout = self.idleTimeout, arrivalLimit = requestArrivalLimit, counter = connections
         if let path = socketPath {
             do {
                 try UnixSocketFile.prepare(path)
@@ -75,7 +83,8 @@ public final class HTTPListeners: Sendable {
             expected += 1
             services.append(Application(
                 responder: responder,
-                server: .http1(configuration: .init(additionalChannelHandlers: [RequestArrivalLimit.Installer(limit: arrivalLimit)],
+                server: .http1(configuration: .init(additionalChannelHandlers: [RequestArrivalLimit.Installer(limit: arrivalLimit),
+                                                                                ConnectionLimitHandler.Installer(counter: counter)],
                                                     idleTimeout: idleTimeout)),
                 configuration: .init(address: .unixDomainSocket(path: path), serverName: nil),
                 onServerRunning: { [readiness] _ in
@@ -89,7 +98,9 @@ public final class HTTPListeners: Sendable {
             // Not Hummingbird's `.hostname`, which looks even a numeric address up (see `ListenHost`).
             services.append(TCPHTTPServer(
                 host: tcp.host, port: tcp.port, responder: responder,
-                configuration: .init(additionalChannelHandlers: [RequestArrivalLimit.Installer(limit: arrivalLimit)], idleTimeout: idleTimeout),
+                configuration: .init(additionalChannelHandlers: [RequestArrivalLimit.Installer(limit: arrivalLimit),
+                                                                 ConnectionLimitHandler.Installer(counter: counter)],
+                                     idleTimeout: idleTimeout),
                 onServerRunning: { [readiness, self] channel in
                     self.boundTCP.withLock { $0 = channel.localAddress }
                     readiness.report(tcp: TCPAddress(host: tcp.host, port: channel.localAddress?.port ?? tcp.port))

@@ -16,7 +16,8 @@ public final class CollectorServer: Sendable {
         self.logger = logger ?? fallback
         self.store = store
         self.configuration = configuration
-        listeners = HTTPListeners(socketPath: configuration.socketPath, tcp: configuration.tcp, who: "collector")
+        listeners = HTTPListeners(socketPath: configuration.socketPath, tcp: configuration.tcp, who: "collector",
+                                  connectionLimits: configuration.connectionLimits)
     }
 
     /// Serves until `shutdown()`, a signal (when configured) or cancellation.
@@ -24,6 +25,9 @@ public final class CollectorServer: Sendable {
         let responder = CollectorRouter.make(store: store, configuration: configuration).buildResponder()
         try await listeners.serve(responder, stopOnSignals: configuration.stopOnSignals, logger: logger)
     }
+
+    /// The connections held now, against their caps.
+    public var connections: ConnectionCounter { listeners.connections }
 
     /// Waits until every listener is open and says where.
     public func listening() async throws -> APIServer.Listening {

@@ -20,6 +20,9 @@ public struct CollectorServerConfiguration: Sendable {
     /// minute from one address, and from everywhere together. Attempts that enrol a device are free.
     public var refusedEnrolmentsPerMinutePerAddress = 10
     public var refusedEnrolmentsPerMinute = 120
+    /// How many connections the collector holds at once, per remote address, remote in all and the
+    /// owner's; nil: derived from the open-file limit when the server is made (`ConnectionLimits`).
+    public var connectionLimits: ConnectionLimits?
 
     public init(socketPath: String?, tcp: TCPAddress?, localTrust: LocalTrust = .socketAndLoopback, stopOnSignals: Bool = false,
                 now: @escaping @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() },

@@ -87,6 +87,8 @@ public struct DeviceDaemon {
         // behind it may be replaced when an input-device button comes back.
         let events = DeviceEventHub()
         let device = DaemonDevice(hub: events)
+        // Before the server exists, so its connection caps are drawn from the raised limit.
+        console.writeLine(DescriptorLimit.raiseToHardLimit().line)
         let server = configuration.api.flatMap { DaemonAPIServer.start(store: store, device: device, configuration: $0, console: console) }
         defer { server?.stop() }
         // `settings set` from another process applies at the next session: the watcher prepares a new

@@ -22,6 +22,8 @@ struct CompanionCommand: ParsableCommand {
         @OptionGroup var listen: ListenOptions
 
         func run() throws {
+            // Before the server exists, so its connection caps are drawn from the raised limit.
+            print(DescriptorLimit.raiseToHardLimit().line)
             let opened = try store.openStore()
             let configuration = try listen.configuration(stopOnSignals: true)
             let server = APIServer(store: opened, device: NoDevice(), configuration: configuration)
