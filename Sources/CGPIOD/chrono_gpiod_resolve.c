@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 int chrono_gpiod_api_version(void) { return CHRONO_GPIOD_API; }
 
@@ -44,7 +47,67 @@ static void describe_chip(chrono_gpiod_error *error, const chrono_chip *chip) {
     else chrono_copy(error->chip, sizeof error->chip, chip->path);
 }
 
+static const char *file_kind(mode_t mode) {
+    switch (mode & S_IFMT) {
+    case S_IFREG: return "a regular file";
+    case S_IFDIR: return "a directory";
+    case S_IFIFO: return "a FIFO (named pipe)";
+    case S_IFSOCK: return "a socket";
+    case S_IFBLK: return "a block device";
+    default: return "not a character device";
+    }
+}
+
+/// Whether `path` is a GPIO character device, from stat(2) and sysfs alone: nothing is opened. libgpiod
+/// 1.x opens a path read-write before it checks it, so a board file's `chip: /dev/watchdog` would arm
+/// the hardware watchdog and `chip: /dev/zero` would be opened for writing. The device's class is the
+/// subsystem sysfs links its major:minor to (`gpio`, as libgpiod 2.x checks); symbolic links in /dev
+/// are followed, as the kernel's own names for a chip may be links. On failure fills `error`.
+static bool is_gpiochip(const char *path, chrono_gpiod_error *error) {
+    struct stat status;
+    if (stat(path, &status) != 0) {
+        int errnum = errno;
+        if (error) chrono_copy(error->chip, sizeof error->chip, path);
+        if (errnum == EACCES || errnum == EPERM)
+            chrono_fail(error, CHRONO_GPIOD_PERMISSION_DENIED, errnum, "cannot look at %s: %s", path, strerror(errnum));
+        else if (errnum == ENOENT || errnum == ENOTDIR)
+            chrono_fail(error, CHRONO_GPIOD_NO_SUCH_CHIP, errnum, "%s does not exist, so it is not a gpiochip", path);
+        else
+            chrono_fail(error, CHRONO_GPIOD_SYSTEM_ERROR, errnum, "cannot look at %s: %s", path, strerror(errnum));
+        return false;
+    }
+    if (!S_ISCHR(status.st_mode)) {
+        if (error) chrono_copy(error->chip, sizeof error->chip, path);
+        chrono_fail(error, CHRONO_GPIOD_NO_SUCH_CHIP, ENOTTY, "%s is not a gpiochip: it is %s, and was not opened",
+                    path, file_kind(status.st_mode));
+        return false;
+    }
+    unsigned int major_number = major(status.st_rdev), minor_number = minor(status.st_rdev);
+    char link[64], target[256];
+    snprintf(link, sizeof link, "/sys/dev/char/%u:%u/subsystem", major_number, minor_number);
+    ssize_t length = readlink(link, target, sizeof target - 1);
+    if (length < 0) {
+        if (error) chrono_copy(error->chip, sizeof error->chip, path);
+        chrono_fail(error, CHRONO_GPIOD_NO_SUCH_CHIP, ENOTTY,
+                    "%s is not a gpiochip: character device %u:%u has no class in sysfs (%s), and was not opened",
+                    path, major_number, minor_number, link);
+        return false;
+    }
+    target[length] = '\0';
+    const char *subsystem = strrchr(target, '/');
+    subsystem = subsystem ? subsystem + 1 : target;
+    if (strcmp(subsystem, "gpio") != 0) {
+        if (error) chrono_copy(error->chip, sizeof error->chip, path);
+        chrono_fail(error, CHRONO_GPIOD_NO_SUCH_CHIP, ENOTTY,
+                    "%s is not a gpiochip: it is character device %u:%u of class \"%.40s\", and was not opened",
+                    path, major_number, minor_number, subsystem);
+        return false;
+    }
+    return true;
+}
+
 static bool open_by_path(const char *path, chrono_chip *chip, chrono_gpiod_error *error) {
+    if (!is_gpiochip(path, error)) return false;
     if (chrono_chip_open_path(path, chip)) return true;
     int errnum = errno;
     if (error) chrono_copy(error->chip, sizeof error->chip, path);
@@ -80,7 +143,7 @@ static bool open_by_label(const char *label, chrono_chip *chip, chrono_gpiod_err
     for (size_t i = 0; i < count; i++) {
         char path[64];
         snprintf(path, sizeof path, "/dev/%s", names[i]);
-        if (!found) {
+        if (!found && is_gpiochip(path, NULL)) {
             if (chrono_chip_open_path(path, chip)) {
                 if (strcmp(chip->label, label) == 0) found = true;
                 else chrono_chip_close(chip);

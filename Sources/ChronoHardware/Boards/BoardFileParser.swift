@@ -11,6 +11,8 @@ public enum BoardFileParser {
 
     /// Parses board YAML. `file` is used in messages and to check the `name` key against the file name.
     public static func parse(_ text: String, file: String) throws(BoardFileError) -> BoardConfiguration {
+        // Size, depth, anchors and aliases first: Yams expands aliases as it composes.
+        try BoardFileStructure.check(text, file: file)
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {

@@ -6,8 +6,8 @@ import Glibc
 /// Reads a board file's text, telling apart what can go wrong: missing, unreadable, a directory, a
 /// device or FIFO that is not a file, not UTF-8, empty (`/dev/null`), or too large to be a board file.
 enum BoardFileText {
-    /// Board files are a few hundred bytes; anything past this is not one.
-    static let maximumBytes = 1 << 20
+    /// Board files are a few hundred bytes; anything past this is not one (the parser's bound too).
+    static let maximumBytes = BoardFileStructure.maximumBytes
 
     static func read(path: String) throws(BoardFileError) -> String {
         func failure(_ problem: String, _ fix: String) -> BoardFileError {
@@ -41,7 +41,7 @@ enum BoardFileText {
             }
             if count == 0 { break }
             bytes += chunk.prefix(count)
-            if bytes.count > maximumBytes { throw failure("is larger than 1 MiB; board files are a few hundred bytes", "give the right file") }
+            if bytes.count > maximumBytes { throw failure("is larger than 64 KiB (\(maximumBytes) bytes); board files are a few hundred bytes", "give the right file, or start again from boards/desktop.yaml") }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw failure("is not UTF-8 text", "save it as UTF-8 (plain ASCII is fine)")
