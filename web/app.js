@@ -22,8 +22,9 @@ function route() {
 // (onboarding first if not done) and the live events start again with the new cookie.
 function showPairStep() {
   const tabs = document.querySelector("nav.tabs");
-  // A page's requests leave together: the first 401 shows the step, the others find it shown.
-  if (tabs.hidden) return;
+  // A page's requests leave together: the first 401 shows the step, the others find it shown. A page
+  // opened while it was shown (a hash typed in the address bar) drew over it: it is drawn again.
+  if (tabs.hidden && main.querySelector("[data-role^=pair-]")) return;
   tabs.hidden = true;
   setTitle("Pair this browser");
   pagePair(() => {

@@ -28,8 +28,6 @@ function svg(tag, attrs, ...children) {
   for (const child of children.flat()) if (child) node.append(child instanceof Node ? child : String(child));
   return node;
 }
-// The access middleware's answers that mean "this browser has no usable key": pair it.
-const NEEDS_KEY = new Set(["key_required", "key_unknown"]);
 async function api(path, options = {}) {
   const init = { method: options.method || "GET", headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (options.body !== undefined) {
@@ -42,9 +40,11 @@ async function api(path, options = {}) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
-  // A browser without a key (or whose key was revoked) is sent to the pair step, in one place: the
-  // page that asked waits for good (its promise never settles), so it cannot draw an error over it.
-  if (response.status === 401 && data && data.error && NEEDS_KEY.has(data.error.code)) {
+  // A browser without a key (or whose key was revoked) is sent to the pair step, in one place: any 401
+  // means the device does not know this browser (key_required, key_unknown, or a body that is not the
+  // API's). The page that asked waits for good (its promise never settles), so it cannot draw an error
+  // over the pair step.
+  if (response.status === 401) {
     showPairStep();
     return new Promise(() => {});
   }
@@ -98,5 +98,12 @@ function emptyFirstSession() {
       el("code", {}, "chronoception challenge --interval 30s"), "."),
     el("p", {}, "When a session ends it appears here with its attempts, and Progress starts charting your typical error."),
     el("p", {}, el("a", { href: "#/learn" }, "How the modes work")));
+}
+// A withheld study session's sentence, by its block's rule (the API's `results_revealed_at_block_end`,
+// from the protocol's `reveal_at_block_end`): shown when the block ends, or never on this device.
+function withheldWords(session) {
+  return session.results_revealed_at_block_end
+    ? "Results withheld: this study block gives no feedback; its results are shown here when the block ends."
+    : "Results withheld: this study block gives no feedback, and its results are never shown on this device.";
 }
 function setTitle(text) { document.title = `${text} · Chronoception`; }

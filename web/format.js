@@ -7,13 +7,16 @@ function seconds(value) {
   if (value === null || value === undefined) return "—";
   return intervalText(Math.round(Math.abs(value)));
 }
-// An error's size: the display rule, except that an error under half a second that is not zero reads
-// `<1s`, not `0s`, so it agrees with its percentage beside it (`+<1s` and `3.2%`, never `+0s`).
-function errorSeconds(value) {
+// A signed error: its direction as a sign (`+` late, `−` early) and its size by the display rule, so
+// `+0s` is the core's "Late by 0s" and `−1s` its "Early by 1s" (the sign comes from the exact value).
+function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + seconds(value); }
+// A session's mean signed error in the words of the core's session summary: `no bias` when it rounds
+// to 0s, else `bias late by 2s` or `bias early by 1m 5s`.
+function biasWords(value) {
   if (value === null || value === undefined) return "—";
-  return value !== 0 && Math.round(Math.abs(value)) === 0 ? "<1s" : seconds(value);
+  const size = seconds(value);
+  return size === "0s" ? "no bias" : `bias ${value > 0 ? "late" : "early"} by ${size}`;
 }
-function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + errorSeconds(Math.abs(value)); }
 function intervalText(totalSeconds) {
   const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
   return m === 0 ? `${s}s` : `${m}m ${s}s`;

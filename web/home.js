@@ -77,7 +77,7 @@ function healthLine(text) {
 async function pageHome() {
   setTitle("Home");
   const status = el("section", { class: "card", "aria-labelledby": "h-status" }, el("h2", { id: "h-status" }, "Device"), el("p", { class: "muted" }, "Loading…"));
-  const last = el("section", { class: "card", "aria-labelledby": "h-last" }, el("h2", { id: "h-last" }, "Last session"), el("p", { class: "muted" }, "Loading…"));
+  const last = el("section", { class: "card", id: "home-last", "aria-labelledby": "h-last" }, el("h2", { id: "h-last" }, "Last session"), el("p", { class: "muted" }, "Loading…"));
   main.replaceChildren(el("h1", {}, "Home"), el("div", { id: "live-slot", "aria-live": "polite" }), el("div", { class: "grid" }, status, last),
     el("section", { class: "card", "aria-labelledby": "h-how" }, el("h2", { id: "h-how" }, "How it works"),
       el("ul", {}, el("li", {}, el("a", { href: "#/learn" }, "The modes: Challenge, Passive, Fear and Reproduction")),
@@ -102,12 +102,28 @@ async function pageHome() {
     d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,
     d.health ? healthLine(d.health) : null, primary, message].filter(Boolean));
   if (live && live.running) primary.hidden = true;
-  const s = data.last_session;
-  if (!s) { last.replaceWith(emptyFirstSession()); return; }
-  last.replaceChildren(el("h2", { id: "h-last" }, "Last session"),
-    s.results_withheld ? el("p", { class: "muted", "data-role": "results-withheld" }, "Results withheld: this study block gives no feedback until it ends.")
+  last.replaceWith(lastSessionCard(data.last_session));
+}
+// Home's "Last session" card (GET /device's `last_session`), or the first-session card without one;
+// `home-last` either way, so a session that ends while Home is shown replaces it (afterSession).
+function lastSessionCard(s) {
+  if (!s) { const empty = emptyFirstSession(); empty.id = "home-last"; return empty; }
+  return el("section", { class: "card", id: "home-last", "aria-labelledby": "h-last", "data-session": s.session_id },
+    el("h2", { id: "h-last" }, "Last session"),
+    s.results_withheld ? el("p", { class: "muted", "data-role": "results-withheld" }, withheldWords(s))
       : s.time_acuity_score === null ? el("p", { class: "muted" }, "No score: Passive sessions have no attempts.")
       : el("p", { class: "big" }, String(s.time_acuity_score), el("span", { class: "muted" }, " Time Acuity")),
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
     el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
+}
+// A session has ended and been saved (live.js): the page on show takes it in at once. Home reads the
+// device again for its last session; Progress is drawn again. Other pages are read when next opened.
+async function afterSession() {
+  const page = location.hash.replace(/^#\/?/, "").split(/[/?]/)[0] || "home";
+  if (page === "progress") { pageProgress(); return; }
+  if (page !== "home" || !document.getElementById("home-last")) return;
+  let data;
+  try { data = await api("/device"); } catch (_) { return; }
+  const card = document.getElementById("home-last");
+  if (card) card.replaceWith(lastSessionCard(data.last_session));
 }

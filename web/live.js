@@ -68,8 +68,38 @@ function startEvents() {
     if (!live) live = { feedback: [], device: null };
     live.running = false;
     live.finished = item;
+    live.result = null;
     renderLive();
+    showFinished(item);
   });
+}
+// The device sends `session_finished` once the session is saved: the card reads its result then (the
+// score, or why there is none), and the page on show takes the new session in (Home's last session,
+// Progress) without a reload. Only the session the card still shows is drawn.
+async function showFinished(item) {
+  if (item.session_id && item.status === "completed") {
+    let session;
+    try { session = await api(`/sessions/${encodeURIComponent(item.session_id)}`); } catch (_) { session = null; }
+    if (session && live && live.finished && live.finished.session_id === item.session_id) {
+      live.result = session;
+      renderLive();
+    }
+  }
+  afterSession(); // home.js
+}
+// The finished session's result in one line: its Time Acuity and typical error, the withheld sentence,
+// or a Passive session's boundaries.
+function finishedResult(s) {
+  if (s.results_withheld) return el("p", { class: "muted", "data-role": "end-result" }, withheldWords(s));
+  if (s.time_acuity_score !== null && s.time_acuity_score !== undefined) {
+    return el("p", { "data-role": "end-result" }, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", seconds(s.mean_abs_error_seconds));
+  }
+  if (s.mode === "passive") {
+    const reached = s.boundaries.filter((b) => b.fired_at).length;
+    const n = s.boundaries.length;
+    return el("p", { "data-role": "end-result" }, `${reached} of ${n} ${n === 1 ? "boundary" : "boundaries"} reached.`);
+  }
+  return null;
 }
 function liveCard() {
   if (!live || (!live.running && !live.finished)) return null;
@@ -100,6 +130,8 @@ function liveCard() {
   } else if (live.finished) {
     const status = live.finished.status;
     card.append(el("p", { "data-role": "end" }, status === "completed" ? "Completed and saved." : status === "aborted" ? doneWords("discard") : `Ended: ${status}.`));
+    const result = live.result ? finishedResult(live.result) : null;
+    if (result) card.append(result);
     if (live.refused && live.message) card.append(el("p", { class: "hint", role: "status", id: "live-message" }, live.message));
     if (live.finished.session_id) card.append(el("p", {}, el("a", { href: `#/session/${encodeURIComponent(live.finished.session_id)}` }, "See this session")));
   }

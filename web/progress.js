@@ -11,16 +11,25 @@ if (progressPrefetch) for (const request of Object.values(progressPrefetch)) req
 // data is a link to that day's sessions. It is drawn at the width it is shown at (`width`, the
 // container's CSS pixels), so one unit of the drawing is one CSS pixel and the labels keep their
 // stylesheet size: a 640-unit drawing squeezed onto a 390 px phone made them 6 px high.
-function dailyChart(series, { label, max, format, width: shownWidth }) {
+// The axis of a chart in seconds: ticks on whole seconds (the display rule shows no fractions), so
+// each reads differently and says where its line is. The step is the smallest of 1 s, 2 s, 5 s, 10 s,
+// 15 s, 30 s, 1m, 2m, 5m, 10m, 15m, 30m, 1h (or whole hours) that needs at most four steps to pass
+// the largest value with room above it; a day's values under a second give 0s and 1s.
+function secondTicks(values) {
+  const wanted = Math.max(1, Math.max(0, ...values.filter((v) => v !== null)) * 1.15);
+  const steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
+  const step = steps.find((s) => wanted / s <= 4) || Math.ceil(wanted / 4 / 3600) * 3600;
+  const count = Math.max(1, Math.ceil(wanted / step - 1e-9));
+  return Array.from({ length: count + 1 }, (_, i) => i * step);
+}
+function dailyChart(series, { label, ticks, format, width: shownWidth }) {
   const width = Math.round(shownWidth > 0 ? Math.max(280, shownWidth) : 640), height = 200, left = 56, right = 16, top = 12, bottom = 26;
   const n = series.length, step = (width - left - right) / Math.max(n, 1);
-  const values = series.map((p) => p.value);
-  const top_ = max !== undefined ? max : Math.max(1, ...values.filter((v) => v !== null)) * 1.15;
+  const top_ = ticks[ticks.length - 1];
   const x = (i) => left + step * (i + 0.5), y = (v) => top + (height - top - bottom) * (1 - v / top_);
   const root = svg("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label });
   root.append(svg("title", {}, label));
-  for (const frac of [0, 0.5, 1]) {
-    const v = top_ * frac;
+  for (const v of ticks) {
     root.append(svg("line", { class: "axis", x1: left, x2: width - right, y1: y(v), y2: y(v) }),
       svg("text", { class: "label", x: left - 6, y: y(v) + 4, "text-anchor": "end" }, format(v)));
   }
@@ -121,9 +130,9 @@ async function pageProgress() {
   const missing = daily.time_acuity.filter((p) => p.value === null).length;
   charts.replaceChildren(
     el("h3", {}, "Time Acuity (0–100)"),
-    dailyChart(daily.time_acuity, { label: `Time Acuity per day over ${progressDays} days; ${missing} days without attempts are gaps`, max: 100, format: (v) => String(Math.round(v)), width: charts.clientWidth }),
+    dailyChart(daily.time_acuity, { label: `Time Acuity per day over ${progressDays} days; ${missing} days without attempts are gaps`, ticks: [0, 50, 100], format: (v) => String(Math.round(v)), width: charts.clientWidth }),
     el("h3", {}, "Typical error"),
-    dailyChart(daily.typical_error_seconds, { label: `Typical error per day over ${progressDays} days`, format: seconds, width: charts.clientWidth }),
+    dailyChart(daily.typical_error_seconds, { label: `Typical error per day over ${progressDays} days`, ticks: secondTicks(daily.typical_error_seconds.map((p) => p.value)), format: seconds, width: charts.clientWidth }),
     el("div", { class: "legend" }, el("span", {}, el("span", { class: "swatch" }), "a day's value"),
       el("span", {}, el("span", { class: "swatch gap" }), `no attempts that day (${missing} of ${progressDays})`)),
     el("p", { class: "hint" }, "Select a day's point to see that day's sessions."));
@@ -147,7 +156,7 @@ function sessionItem(s) {
       el("span", { class: "muted" }, when(s.started_at))),
     el("span", { class: "muted" }, `${s.status} · ${s.done_count} of ${s.planned_count}`,
       s.time_acuity_score !== null ? ` · Time Acuity ${s.time_acuity_score}` : "",
-      s.mean_abs_error_seconds !== null ? ` · typical error ${errorSeconds(s.mean_abs_error_seconds)}` : "",
+      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : "",
       s.results_withheld ? " · results withheld (study block without feedback)" : ""), noteListLine(s));
 }
 
@@ -169,8 +178,8 @@ async function pageSession(id) {
   const summary = el("section", { class: "card" },
     el("p", { class: "phase" }, `${modeName(s.mode)} · ${s.interval} · ${s.status}`),
     el("p", { class: "muted" }, `${when(s.started_at)} · board ${s.board}${s.reason ? ` · ${s.reason}` : ""}`),
-    s.time_acuity_score !== null ? el("p", {}, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", errorSeconds(s.mean_abs_error_seconds), " · bias ", signed(s.mean_signed_error_seconds)) : null,
-    s.results_withheld ? el("p", { "data-role": "results-withheld" }, `Results withheld: this study block gives no feedback until it ends. ${s.attempts.length} attempt${s.attempts.length === 1 ? "" : "s"} recorded.`) : null,
+    s.time_acuity_score !== null ? el("p", {}, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", seconds(s.mean_abs_error_seconds), " · ", biasWords(s.mean_signed_error_seconds)) : null,
+    s.results_withheld ? el("p", { "data-role": "results-withheld" }, `${withheldWords(s)} ${plural(s.attempts.length, "attempt")} recorded.`) : null,
     s.fear_sound_effective !== null ? el("p", {}, `Fear sound effective: ${s.fear_sound_effective ? "yes" : "no"}`) : null,
     el("p", { class: "muted" }, `Health log: ${s.health_log || "not written"}`));
   const parts = [summary, noteEditor(s)];

@@ -33,7 +33,16 @@ struct StudyResultsRouteTests {
                                      attempts: attempts, boundaries: [], fearSoundEffective: false, reason: nil)
         let anchor = WallClockAnchor(unixNanoseconds: APIHarness.now - minutesAgo * 60_000_000_000 - 24_000_000_000, monotonic: start, utcOffsetSeconds: 0)
         var finish = SessionFinishRecord(sessionID: id, outcome: outcome, anchor: anchor, board: "desktop", wallClockSynchronised: true)
-        finish.study = plan.tag(for: plan.sessions[position])
+        let tag = plan.tag(for: plan.sessions[position])
+        finish.study = tag
+        // Withheld as it ends, decided once as the daemon does (its own completion counted).
+        let ended = anchor.unixNanoseconds(at: outcome.endedAt)
+        let done = try store.completedStudySessions(protocolName: plan.protocolName, protocolVersion: plan.protocolVersion, participant: plan.participant)
+        let standing = try store.studyAssignment().map { kept in
+            StudyStanding(assignment: kept.assignment, completions: done.map(\.completion))
+                .completing(StudySchedule.Completion(position: tag.planPosition, endedUnixNanoseconds: ended))
+        }
+        finish.resultsWithheld = ResultsWithholding.withheld(tag: tag, standing: standing, atUnixNanoseconds: ended)
         _ = try store.recordSessionFinished(finish, nowUnixNanoseconds: APIHarness.now)
     }
 
@@ -49,6 +58,8 @@ struct StudyResultsRouteTests {
 
             let detail = try await api.request("/api/v1/sessions/" + sid("BLIND1")).json
             #expect(detail["results_withheld"] as? Bool == true)
+            // The blind block shows its results when it ends: the pages word the withholding by it.
+            #expect(detail["results_revealed_at_block_end"] as? Bool == true)
             for key in Self.results { #expect(detail[key] is NSNull, "\(key)") }
             let attempt = try #require((detail["attempts"] as? [[String: Any]])?.first)
             for key in Self.attemptResults { #expect(attempt[key] is NSNull, "\(key)") }
@@ -56,17 +67,19 @@ struct StudyResultsRouteTests {
             #expect(detail["interval"] as? String == "10s" && detail["planned_count"] as? Int == 2)
             let list = try #require(try await api.request("/api/v1/sessions").json["sessions"] as? [[String: Any]])
             #expect(list.map { $0["results_withheld"] as? Bool } == [true, nil])
+            #expect(list.map { $0["results_revealed_at_block_end"] as? Bool } == [true, nil])
             #expect(list[0]["time_acuity_score"] is NSNull && list[1]["time_acuity_score"] as? Int != nil)
             let device = try await api.request("/api/v1/device").json
             let last = try #require(device["last_session"] as? [String: Any])
             #expect(last["results_withheld"] as? Bool == true && last["time_acuity_score"] is NSNull)
+            #expect(last["results_revealed_at_block_end"] as? Bool == true)
             let recent = try #require(try await api.request("/api/v1/progress").json["recent_sessions"] as? [[String: Any]])
             #expect(recent.first?["results_withheld"] as? Bool == true && recent.first?["time_acuity_score"] is NSNull)
 
             // The block's second session: the block has ended, both are shown.
             try Self.addStudySession(api.store, sid("BLIND2"), position: 3, minutesAgo: 30)
             let shown = try await api.request("/api/v1/sessions/" + sid("BLIND1")).json
-            #expect(shown["results_withheld"] == nil)
+            #expect(shown["results_withheld"] == nil && shown["results_revealed_at_block_end"] == nil)
             #expect(shown["time_acuity_score"] as? Int != nil)
             #expect((shown["attempts"] as? [[String: Any]])?.first?["zone"] as? String != nil)
 
@@ -74,6 +87,9 @@ struct StudyResultsRouteTests {
             try Self.addStudySession(api.store, sid("SEALED"), position: 4, minutesAgo: 10)
             let sealed = try await api.request("/api/v1/sessions/" + sid("SEALED")).json
             #expect(sealed["results_withheld"] as? Bool == true && sealed["time_acuity_score"] is NSNull)
+            #expect(sealed["results_revealed_at_block_end"] as? Bool == false)
+            let sealedLast = try #require(try await api.request("/api/v1/device").json["last_session"] as? [String: Any])
+            #expect(sealedLast["session_id"] as? String == sid("SEALED") && sealedLast["results_revealed_at_block_end"] as? Bool == false)
         }
     }
 }

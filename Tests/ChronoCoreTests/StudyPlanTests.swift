@@ -80,4 +80,19 @@ struct StudyPlanTests {
             #expect(pairs.count == n * (n - 1))
         }
     }
+
+    @Test("whether a withheld block's results are shown when it ends: the protocol's reveal_at_block_end, for this plan's tags only")
+    func revealsAtBlockEnd() throws {
+        let plan = StudyPlan(studyProtocol: try Self.example(), participant: "P017", participantIndex: 0, seed: 42)
+        // "pre" withholds for good, "training" shows feedback (nothing withheld), "post" reveals at its end.
+        #expect(plan.revealsAtBlockEnd(plan.tag(for: plan.sessions[0])) == false)
+        #expect(plan.revealsAtBlockEnd(plan.tag(for: plan.sessions[6])) == false)
+        #expect(plan.revealsAtBlockEnd(plan.tag(for: plan.sessions[22])) == true)
+        var other = plan.tag(for: plan.sessions[22])
+        other.participant = "P018"
+        #expect(plan.revealsAtBlockEnd(other) == false)
+        other = plan.tag(for: plan.sessions[22])
+        other.protocolVersion = 2
+        #expect(plan.revealsAtBlockEnd(other) == false)
+    }
 }

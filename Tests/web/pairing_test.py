@@ -5,7 +5,8 @@ other end, so every request the page makes comes from beyond loopback and needs 
 "Pair this browser"; the test presses Pair and approves with a long press on the device's button (the
 daemon's stdin: a held space is a stream of repeats); the page continues into Welcome with its key as an
 HttpOnly cookie. Also: the words for a request already waiting (409) and for too many requests (429),
-Settings listing the key with its address and last use, and revoking it bringing the pair step back.
+Settings listing the key with its address and last use, and revoking it bringing the pair step back (and
+keeping it there for a page then opened by the address bar).
 Screenshots of the pair and waiting steps at phone and desktop width, light and dark.
 Run by Tests/web/run (WEB_ONLY=pairing); needs root for `ip netns`."""
 import http.client, json, os, re, shutil, socket, subprocess, tempfile, time
@@ -160,6 +161,7 @@ def curl_pairing(namespace, base, name):
 def test_without_device(binary, work, namespace, driver, artifacts):
     port = free_port(namespace.host_ip)
     data = os.path.join(work, "companion-data")
+    os.makedirs(data, exist_ok=True)  # `companion keys add` opens a data directory, it does not make one
     made = subprocess.run([binary, "companion", "keys", "add", "Laptop", "--data-dir", data], capture_output=True, text=True, check=True)
     secret = next(line for line in made.stdout.splitlines() if line.startswith("cck_"))
     log = open(os.path.join(work, "companion.log"), "wb")
@@ -309,6 +311,22 @@ def test_pairing(binary, artifacts):
         wait_for(driver, "return document.querySelector('[data-role=pair-form]')")
         check("revoked: the pair step again", driver.execute_script("return document.querySelector('main h1').textContent") == "Pair this browser")
         check("revoked: the device no longer lists it", [k["name"] for k in daemon.api("/keys")["keys"]] == ["Someone else", "Live check"], daemon.api("/keys"))
+        # A page opened by the address bar after the revoke (a new hash, no reload): its 401s bring the
+        # pair step back, never "Loading…" for good.
+        set_view(driver, "phone", "light")
+        for page in ("#/home", "#/settings", "#/progress"):
+            driver.get(daemon.base + "/" + page)
+            try:
+                wait_for(driver, "return document.querySelector('[data-role=pair-form]') && !Array.from(document.querySelectorAll('main p')).some(p => p.textContent === 'Loading…')", timeout=5)
+                shown = True
+            except Exception:
+                shown = False
+            check(f"revoked, then {page} by the address bar: the pair step, not Loading…", shown
+                  and driver.execute_script("return document.querySelector('main h1').textContent") == "Pair this browser", main_text(driver)[:200])
+            check(f"revoked, then {page}: the tabs stay hidden", driver.execute_script("return document.querySelector('nav.tabs').hidden") is True)
+        time.sleep(0.15)
+        screenshot(driver, os.path.join(artifacts, "pairing-after-revoke-phone-light.png"))
+        set_view(driver, "desktop", "light")
 
         # The answers the browser cannot be made to meet here (the device's 30 s window has no test
         # flag; no device at all is `companion`'s case) in words too.

@@ -2,15 +2,16 @@
 """The assigned study on the device and its companion (issue 24, "On the device"), end to end, in
 headless Chromium:
 
-- a real collector loads a one-day protocol (two Challenge 10s ×1 sessions, feedback withheld) and
-  assigns it to a participant; the device enrols and receives the assignment with `sync now`; the
+- a real collector loads a one-day protocol (two Challenge 10s ×1 sessions, feedback withheld and never
+  revealed on the device) and assigns it to a participant; the device enrols and receives the assignment with `sync now`; the
   collector is then stopped: the device runs the protocol from what its store keeps;
 - `chronoception run` starts: GET /device's `study.line` is "Study web-2026 · day 1 · session 1 of 2 ·
   due now" and `next_session` is the planned session (`in_study`); Home shows the line word for word
   and its start button names the study's session, at phone and desktop width in both themes, without
   sideways scrolling;
 - the session started from Home runs with feedback withheld: afterwards the line says session 2 of 2,
-  Home's last session says its results are withheld (no score), the session page shows no error or
+  Home's last session says its results are withheld (no score) and never shown on this device (the
+  block's `reveal_at_block_end: false`, the session page too), the session page shows no error or
   zone, and `chronoception status` prints the same line and "results withheld"; Progress counts the
   session but shows none of its figures and says one session's results are withheld; no page shows an
   elapsed time.
@@ -29,10 +30,15 @@ PROTOCOL = """{
   "version": 1,
   "schedule": { "sessions_per_day": 2, "days": 1, "minimum_gap_minutes": 0 },
   "blocks": [
-    { "name": "blind", "mode": "challenge", "sessions": 2, "interval": "10s", "attempts": 1, "feedback": "withheld" }
+    { "name": "blind", "mode": "challenge", "sessions": 2, "interval": "10s", "attempts": 1, "feedback": "withheld",
+      "reveal_at_block_end": false }
   ]
 }
 """
+
+
+NEVER = "Results withheld: this study block gives no feedback, and its results are never shown on this device."
+REVEALED = "Results withheld: this study block gives no feedback; its results are shown here when the block ends."
 
 
 def until(daemon, condition, what, timeout=30):
@@ -66,6 +72,7 @@ def main():
     started = time.time()
     work = tempfile.mkdtemp(prefix="web-study-device-")
     data = os.path.join(work, "data")
+    os.makedirs(data)  # `sync add` opens a data directory, it does not make one
     state_file = os.path.join(work, "state.json")
     collector = daemon = driver = None
     try:
@@ -124,6 +131,7 @@ def main():
         check("after: the line moved on", (idle["device"].get("study") or {}).get("line") == after, idle["device"].get("study"))
         last = idle.get("last_session") or {}
         check("after: GET /device's last session is withheld", last.get("results_withheld") is True and last.get("time_acuity_score") is None, last)
+        check("after: and never revealed (reveal_at_block_end: false)", last.get("results_revealed_at_block_end") is False, last)
         detail = daemon.api(f"/sessions/{last.get('session_id')}")
         check("after: the session's attempts carry no error or zone",
               detail.get("results_withheld") is True and all(a["error_seconds"] is None and a["zone"] is None for a in detail["attempts"]), detail)
@@ -139,8 +147,8 @@ def main():
             wait_for(driver, "return document.querySelector('[data-role=results-withheld]')")
             check(f"after {size} {theme}: Home's line moved on", text_of(driver, "[data-role=study-line]") == after, text_of(driver, "[data-role=study-line]"))
             withheld = text_of(driver, "[data-role=results-withheld]")
-            check(f"after {size} {theme}: Home's last session says its results are withheld",
-                  withheld == "Results withheld: this study block gives no feedback until it ends.", withheld)
+            check(f"after {size} {theme}: Home's last session says its results are withheld, and never shown (reveal_at_block_end: false)",
+                  withheld == NEVER, withheld)
             card = driver.find_element(By.CSS_SELECTOR, "[aria-labelledby=h-last]").text
             check(f"after {size} {theme}: no score on Home", "Time Acuity" not in card, card)
             check(f"after {size} {theme}: no elapsed time on Home", no_elapsed_time(driver.find_element(By.CSS_SELECTOR, "main").text),
@@ -151,6 +159,8 @@ def main():
             page = driver.find_element(By.CSS_SELECTOR, "main").text
             check(f"session page {size} {theme}: withheld, no attempts table, no zone",
                   "Results withheld" in page and not driver.find_elements(By.CSS_SELECTOR, "main table") and "Zone" not in page, page)
+            check(f"session page {size} {theme}: the block's rule in words (never shown)", text_of(driver, "[data-role=results-withheld]") == NEVER + " 1 attempt recorded.",
+                  text_of(driver, "[data-role=results-withheld]"))
             screenshot(driver, os.path.join(args.artifacts, f"study-device-session-{size}-{theme}.png"))
             # Progress: the session counts, its results are in no figure, and the page says so.
             driver.get(daemon.base + "/#/progress")
@@ -167,6 +177,9 @@ def main():
         check("GET /progress: counted, withheld, no figure",
               report.get("results_withheld_sessions") == 1 and figures.get("results_withheld_sessions") == 1
               and figures.get("attempts_last_7_days") == 0 and figures.get("time_acuity_score") is None, report)
+        # A block that reveals at its end (the protocol's default) is worded so: the page's one sentence.
+        revealed = driver.execute_script("return withheldWords({ results_withheld: true, results_revealed_at_block_end: true })")
+        check("a block revealed at its end: said so", revealed == REVEALED, revealed)
         errors = js_errors(driver)
         check("no script errors", not errors, errors)
     except Exception as error:  # a crash is a failure with its reason, and the servers still stop

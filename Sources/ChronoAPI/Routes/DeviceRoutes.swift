@@ -8,7 +8,7 @@ enum DeviceRoutes {
         group.get("device") { _, _ in
             let status = state.device.status()
             let last = try await state.withStore { try $0.sessionPage(SessionQuery(status: .completed, limit: 1)).sessions.first }
-            let withheld = last == nil ? [] : try await WithheldResults.ids(state)
+            let withheld = last == nil ? WithheldResults.Withheld() : try await WithheldResults.ids(state)
             return JSONResponse.ok(.object([
                 ("device", status.apiJSON),
                 ("setup", state.device.setup().json),

@@ -13,15 +13,34 @@ enum WithheldResults {
         "elapsed_seconds", "error_seconds", "percent_error", "zone", "feedback", "ratio", "reproduced_seconds",
     ]
 
-    /// The withheld sessions now.
-    static func ids(_ state: APIState) async throws -> Set<String> {
+    /// The sessions withheld now, and those of them whose block shows them when it ends (the
+    /// protocol's `reveal_at_block_end`, `StudyPlan.revealsAtBlockEnd`); the others are never shown
+    /// on the device. Pages word the withholding by it ("when the block ends" or "never on this device").
+    struct Withheld: Sendable {
+        var ids: Set<String> = []
+        var revealedAtBlockEnd: Set<String> = []
+
+        func contains(_ id: String) -> Bool { ids.contains(id) }
+    }
+
+    /// The withheld sessions now. Only withheld sessions are read again for their study tag.
+    static func ids(_ state: APIState) async throws -> Withheld {
         let now = state.nowUnixNanoseconds
-        return try await state.withStore { try $0.withheldResultSessionIDs(nowUnixNanoseconds: now) }
+        return try await state.withStore { store in
+            let ids = try store.withheldResultSessionIDs(nowUnixNanoseconds: now)
+            guard !ids.isEmpty, let plan = try store.studyAssignment()?.assignment.plan else { return Withheld(ids: ids) }
+            var revealed: Set<String> = []
+            for id in ids {
+                if let tag = try store.session(id: id).study, plan.revealsAtBlockEnd(tag) { revealed.insert(id) }
+            }
+            return Withheld(ids: ids, revealedAtBlockEnd: revealed)
+        }
     }
 
     /// A session's JSON as the API shows it: when withheld, every result member (its attempts' too)
-    /// `null` and `results_withheld: true`; otherwise as it is.
-    static func shown(_ session: JSONValue, withheld: Bool) -> JSONValue {
+    /// `null`, `results_withheld: true` and `results_revealed_at_block_end` (whether the block's end
+    /// shows them); otherwise as it is.
+    static func shown(_ session: JSONValue, withheld: Bool, revealedAtBlockEnd: Bool = false) -> JSONValue {
         guard withheld, case .object(let members) = session else { return session }
         return .object(members.map { key, value in
             if Self.members.contains(key) { return (key, .null) }
@@ -32,12 +51,12 @@ enum WithheldResults {
                 }))
             }
             return (key, value)
-        } + [("results_withheld", .bool(true))])
+        } + [("results_withheld", .bool(true)), ("results_revealed_at_block_end", .bool(revealedAtBlockEnd))])
     }
 
     /// The same for the `session_id` the JSON names.
-    static func shown(_ session: JSONValue, in withheld: Set<String>) -> JSONValue {
+    static func shown(_ session: JSONValue, in withheld: Withheld) -> JSONValue {
         guard case .string(let id)? = session["session_id"] else { return session }
-        return shown(session, withheld: withheld.contains(id))
+        return shown(session, withheld: withheld.contains(id), revealedAtBlockEnd: withheld.revealedAtBlockEnd.contains(id))
     }
 }

@@ -106,6 +106,10 @@ enum OpenAPIDocument {
                         "results_withheld": {
                           "type": "boolean",
                           "description": "Present (true) only for a study session whose block withholds feedback and has not ended (or never reveals on the device): time_acuity_score is null."
+                        },
+                        "results_revealed_at_block_end": {
+                          "type": "boolean",
+                          "description": "Present with results_withheld: true when the block's results are shown once its last session is done or missed (the protocol's reveal_at_block_end), false when they are never shown on the device."
                         }
                       }
                     }
@@ -535,6 +539,16 @@ enum OpenAPIDocument {
             "description": "Last local day, YYYY-MM-DD."
           },
           {
+            "name": "study",
+            "in": "query",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 64
+            },
+            "description": "A study protocol's name: only the sessions run as part of it."
+          },
+          {
             "name": "limit",
             "in": "query",
             "schema": {
@@ -646,6 +660,10 @@ enum OpenAPIDocument {
                           "results_withheld": {
                             "type": "boolean",
                             "description": "Present (true) only for a study session whose block withholds feedback and has not ended (or never reveals on the device): every member that carries a result (score, errors) is null."
+                          },
+                          "results_revealed_at_block_end": {
+                            "type": "boolean",
+                            "description": "Present with results_withheld: true when the block's results are shown once its last session is done or missed (the protocol's reveal_at_block_end), false when they are never shown on the device."
                           }
                         }
                       }
@@ -2931,6 +2949,10 @@ enum OpenAPIDocument {
           "results_withheld": {
             "type": "boolean",
             "description": "Present (true) only for a study session whose block withholds feedback and has not ended (or never reveals on the device): every member that carries a result (score, errors; each attempt's elapsed time, error, zone, feedback) is null."
+          },
+          "results_revealed_at_block_end": {
+            "type": "boolean",
+            "description": "Present with results_withheld: true when the block's results are shown once its last session is done or missed (the protocol's reveal_at_block_end), false when they are never shown on the device."
           }
         }
       },

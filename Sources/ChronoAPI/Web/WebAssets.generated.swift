@@ -170,8 +170,9 @@ function route() {
 // (onboarding first if not done) and the live events start again with the new cookie.
 function showPairStep() {
   const tabs = document.querySelector("nav.tabs");
-  // A page's requests leave together: the first 401 shows the step, the others find it shown.
-  if (tabs.hidden) return;
+  // A page's requests leave together: the first 401 shows the step, the others find it shown. A page
+  // opened while it was shown (a hash typed in the address bar) drew over it: it is drawn again.
+  if (tabs.hidden && main.querySelector("[data-role^=pair-]")) return;
   tabs.hidden = true;
   setTitle("Pair this browser");
   pagePair(() => {
@@ -185,7 +186,7 @@ function showPairStep() {
 window.addEventListener("hashchange", route);
 startEvents();
 route();
-"""#####, "d6975b80c1f7fb88"),
+"""#####, "e9a497531c2409d5"),
         "/core.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the helpers every page uses (elements, the API, dates, words).
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -217,8 +218,6 @@ function svg(tag, attrs, ...children) {
   for (const child of children.flat()) if (child) node.append(child instanceof Node ? child : String(child));
   return node;
 }
-// The access middleware's answers that mean "this browser has no usable key": pair it.
-const NEEDS_KEY = new Set(["key_required", "key_unknown"]);
 async function api(path, options = {}) {
   const init = { method: options.method || "GET", headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (options.body !== undefined) {
@@ -231,9 +230,11 @@ async function api(path, options = {}) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
-  // A browser without a key (or whose key was revoked) is sent to the pair step, in one place: the
-  // page that asked waits for good (its promise never settles), so it cannot draw an error over it.
-  if (response.status === 401 && data && data.error && NEEDS_KEY.has(data.error.code)) {
+  // A browser without a key (or whose key was revoked) is sent to the pair step, in one place: any 401
+  // means the device does not know this browser (key_required, key_unknown, or a body that is not the
+  // API's). The page that asked waits for good (its promise never settles), so it cannot draw an error
+  // over the pair step.
+  if (response.status === 401) {
     showPairStep();
     return new Promise(() => {});
   }
@@ -288,8 +289,15 @@ function emptyFirstSession() {
     el("p", {}, "When a session ends it appears here with its attempts, and Progress starts charting your typical error."),
     el("p", {}, el("a", { href: "#/learn" }, "How the modes work")));
 }
+// A withheld study session's sentence, by its block's rule (the API's `results_revealed_at_block_end`,
+// from the protocol's `reveal_at_block_end`): shown when the block ends, or never on this device.
+function withheldWords(session) {
+  return session.results_revealed_at_block_end
+    ? "Results withheld: this study block gives no feedback; its results are shown here when the block ends."
+    : "Results withheld: this study block gives no feedback, and its results are never shown on this device.";
+}
 function setTitle(text) { document.title = `${text} · Chronoception`; }
-"""#####, "14de1fb40e90271b"),
+"""#####, "68127e1902e67f46"),
         "/format.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion and collector: SPEC §1's display rule for durations, and counted nouns.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -300,20 +308,23 @@ function seconds(value) {
   if (value === null || value === undefined) return "—";
   return intervalText(Math.round(Math.abs(value)));
 }
-// An error's size: the display rule, except that an error under half a second that is not zero reads
-// `<1s`, not `0s`, so it agrees with its percentage beside it (`+<1s` and `3.2%`, never `+0s`).
-function errorSeconds(value) {
+// A signed error: its direction as a sign (`+` late, `−` early) and its size by the display rule, so
+// `+0s` is the core's "Late by 0s" and `−1s` its "Early by 1s" (the sign comes from the exact value).
+function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + seconds(value); }
+// A session's mean signed error in the words of the core's session summary: `no bias` when it rounds
+// to 0s, else `bias late by 2s` or `bias early by 1m 5s`.
+function biasWords(value) {
   if (value === null || value === undefined) return "—";
-  return value !== 0 && Math.round(Math.abs(value)) === 0 ? "<1s" : seconds(value);
+  const size = seconds(value);
+  return size === "0s" ? "no bias" : `bias ${value > 0 ? "late" : "early"} by ${size}`;
 }
-function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + errorSeconds(Math.abs(value)); }
 function intervalText(totalSeconds) {
   const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
   return m === 0 ? `${s}s` : `${m}m ${s}s`;
 }
 // A count with its noun, as the core's CountText: `1 session`, `3 sessions`.
 function plural(count, word) { return `${count} ${word}${count === 1 ? "" : "s"}`; }
-"""#####, "68473901601475e1"),
+"""#####, "f22f1920e2fd726f"),
         "/home.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Welcome and Home pages.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -394,7 +405,7 @@ function healthLine(text) {
 async function pageHome() {
   setTitle("Home");
   const status = el("section", { class: "card", "aria-labelledby": "h-status" }, el("h2", { id: "h-status" }, "Device"), el("p", { class: "muted" }, "Loading…"));
-  const last = el("section", { class: "card", "aria-labelledby": "h-last" }, el("h2", { id: "h-last" }, "Last session"), el("p", { class: "muted" }, "Loading…"));
+  const last = el("section", { class: "card", id: "home-last", "aria-labelledby": "h-last" }, el("h2", { id: "h-last" }, "Last session"), el("p", { class: "muted" }, "Loading…"));
   main.replaceChildren(el("h1", {}, "Home"), el("div", { id: "live-slot", "aria-live": "polite" }), el("div", { class: "grid" }, status, last),
     el("section", { class: "card", "aria-labelledby": "h-how" }, el("h2", { id: "h-how" }, "How it works"),
       el("ul", {}, el("li", {}, el("a", { href: "#/learn" }, "The modes: Challenge, Passive, Fear and Reproduction")),
@@ -419,16 +430,32 @@ async function pageHome() {
     d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,
     d.health ? healthLine(d.health) : null, primary, message].filter(Boolean));
   if (live && live.running) primary.hidden = true;
-  const s = data.last_session;
-  if (!s) { last.replaceWith(emptyFirstSession()); return; }
-  last.replaceChildren(el("h2", { id: "h-last" }, "Last session"),
-    s.results_withheld ? el("p", { class: "muted", "data-role": "results-withheld" }, "Results withheld: this study block gives no feedback until it ends.")
+  last.replaceWith(lastSessionCard(data.last_session));
+}
+// Home's "Last session" card (GET /device's `last_session`), or the first-session card without one;
+// `home-last` either way, so a session that ends while Home is shown replaces it (afterSession).
+function lastSessionCard(s) {
+  if (!s) { const empty = emptyFirstSession(); empty.id = "home-last"; return empty; }
+  return el("section", { class: "card", id: "home-last", "aria-labelledby": "h-last", "data-session": s.session_id },
+    el("h2", { id: "h-last" }, "Last session"),
+    s.results_withheld ? el("p", { class: "muted", "data-role": "results-withheld" }, withheldWords(s))
       : s.time_acuity_score === null ? el("p", { class: "muted" }, "No score: Passive sessions have no attempts.")
       : el("p", { class: "big" }, String(s.time_acuity_score), el("span", { class: "muted" }, " Time Acuity")),
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
     el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
 }
-"""#####, "98c7a678451b4661"),
+// A session has ended and been saved (live.js): the page on show takes it in at once. Home reads the
+// device again for its last session; Progress is drawn again. Other pages are read when next opened.
+async function afterSession() {
+  const page = location.hash.replace(/^#\/?/, "").split(/[/?]/)[0] || "home";
+  if (page === "progress") { pageProgress(); return; }
+  if (page !== "home" || !document.getElementById("home-last")) return;
+  let data;
+  try { data = await api("/device"); } catch (_) { return; }
+  const card = document.getElementById("home-last");
+  if (card) card.replaceWith(lastSessionCard(data.last_session));
+}
+"""#####, "b31e422ef67edd5c"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -439,11 +466,11 @@ async function pageHome() {
 <title>Chronoception</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/app.css?v=be4d58845f64cbe6">
-<script src="/format.js?v=68473901601475e1" defer></script>
-<script src="/core.js?v=14de1fb40e90271b" defer></script>
-<script src="/live.js?v=70838665ec8e649c" defer></script>
-<script src="/home.js?v=98c7a678451b4661" defer></script>
-<script src="/progress.js?v=c3745e80190a4dad" defer></script>
+<script src="/format.js?v=f22f1920e2fd726f" defer></script>
+<script src="/core.js?v=68127e1902e67f46" defer></script>
+<script src="/live.js?v=27595cafbbc28d35" defer></script>
+<script src="/home.js?v=b31e422ef67edd5c" defer></script>
+<script src="/progress.js?v=6a399d3b0f24e93f" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
 <script src="/settings.js?v=40b4fe9ef8a7b6e5" defer></script>
 <script src="/sessions.js?v=794ebbc8e3aa3d0a" defer></script>
@@ -452,7 +479,7 @@ async function pageHome() {
 <script src="/sync.js?v=e23f4a6f4168de71" defer></script>
 <script src="/privacy.js?v=0a39ea5785b8ad13" defer></script>
 <script src="/note.js?v=c78ad6b58ac442b8" defer></script>
-<script src="/app.js?v=d6975b80c1f7fb88" defer></script>
+<script src="/app.js?v=e9a497531c2409d5" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -470,7 +497,7 @@ async function pageHome() {
 </main>
 </body>
 </html>
-"""#####, "1bf06240c4e5a2df"),
+"""#####, "74c8847075fad6f1"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -617,8 +644,38 @@ function startEvents() {
     if (!live) live = { feedback: [], device: null };
     live.running = false;
     live.finished = item;
+    live.result = null;
     renderLive();
+    showFinished(item);
   });
+}
+// The device sends `session_finished` once the session is saved: the card reads its result then (the
+// score, or why there is none), and the page on show takes the new session in (Home's last session,
+// Progress) without a reload. Only the session the card still shows is drawn.
+async function showFinished(item) {
+  if (item.session_id && item.status === "completed") {
+    let session;
+    try { session = await api(`/sessions/${encodeURIComponent(item.session_id)}`); } catch (_) { session = null; }
+    if (session && live && live.finished && live.finished.session_id === item.session_id) {
+      live.result = session;
+      renderLive();
+    }
+  }
+  afterSession(); // home.js
+}
+// The finished session's result in one line: its Time Acuity and typical error, the withheld sentence,
+// or a Passive session's boundaries.
+function finishedResult(s) {
+  if (s.results_withheld) return el("p", { class: "muted", "data-role": "end-result" }, withheldWords(s));
+  if (s.time_acuity_score !== null && s.time_acuity_score !== undefined) {
+    return el("p", { "data-role": "end-result" }, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", seconds(s.mean_abs_error_seconds));
+  }
+  if (s.mode === "passive") {
+    const reached = s.boundaries.filter((b) => b.fired_at).length;
+    const n = s.boundaries.length;
+    return el("p", { "data-role": "end-result" }, `${reached} of ${n} ${n === 1 ? "boundary" : "boundaries"} reached.`);
+  }
+  return null;
 }
 function liveCard() {
   if (!live || (!live.running && !live.finished)) return null;
@@ -649,6 +706,8 @@ function liveCard() {
   } else if (live.finished) {
     const status = live.finished.status;
     card.append(el("p", { "data-role": "end" }, status === "completed" ? "Completed and saved." : status === "aborted" ? doneWords("discard") : `Ended: ${status}.`));
+    const result = live.result ? finishedResult(live.result) : null;
+    if (result) card.append(result);
     if (live.refused && live.message) card.append(el("p", { class: "hint", role: "status", id: "live-message" }, live.message));
     if (live.finished.session_id) card.append(el("p", {}, el("a", { href: `#/session/${encodeURIComponent(live.finished.session_id)}` }, "See this session")));
   }
@@ -749,7 +808,7 @@ function renderLive() {
   const answer = document.querySelector("[data-role=start-answer]");
   if (back && answer) answer.textContent = "";
 }
-"""#####, "70838665ec8e649c"),
+"""#####, "27595cafbbc28d35"),
         "/note.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a session's note ("tired", "after coffee") on the session page, and the
 // note's muted line in session lists. The device's one validator decides (trimmed, one line, at most
@@ -955,16 +1014,25 @@ if (progressPrefetch) for (const request of Object.values(progressPrefetch)) req
 // data is a link to that day's sessions. It is drawn at the width it is shown at (`width`, the
 // container's CSS pixels), so one unit of the drawing is one CSS pixel and the labels keep their
 // stylesheet size: a 640-unit drawing squeezed onto a 390 px phone made them 6 px high.
-function dailyChart(series, { label, max, format, width: shownWidth }) {
+// The axis of a chart in seconds: ticks on whole seconds (the display rule shows no fractions), so
+// each reads differently and says where its line is. The step is the smallest of 1 s, 2 s, 5 s, 10 s,
+// 15 s, 30 s, 1m, 2m, 5m, 10m, 15m, 30m, 1h (or whole hours) that needs at most four steps to pass
+// the largest value with room above it; a day's values under a second give 0s and 1s.
+function secondTicks(values) {
+  const wanted = Math.max(1, Math.max(0, ...values.filter((v) => v !== null)) * 1.15);
+  const steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
+  const step = steps.find((s) => wanted / s <= 4) || Math.ceil(wanted / 4 / 3600) * 3600;
+  const count = Math.max(1, Math.ceil(wanted / step - 1e-9));
+  return Array.from({ length: count + 1 }, (_, i) => i * step);
+}
+function dailyChart(series, { label, ticks, format, width: shownWidth }) {
   const width = Math.round(shownWidth > 0 ? Math.max(280, shownWidth) : 640), height = 200, left = 56, right = 16, top = 12, bottom = 26;
   const n = series.length, step = (width - left - right) / Math.max(n, 1);
-  const values = series.map((p) => p.value);
-  const top_ = max !== undefined ? max : Math.max(1, ...values.filter((v) => v !== null)) * 1.15;
+  const top_ = ticks[ticks.length - 1];
   const x = (i) => left + step * (i + 0.5), y = (v) => top + (height - top - bottom) * (1 - v / top_);
   const root = svg("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label });
   root.append(svg("title", {}, label));
-  for (const frac of [0, 0.5, 1]) {
-    const v = top_ * frac;
+  for (const v of ticks) {
     root.append(svg("line", { class: "axis", x1: left, x2: width - right, y1: y(v), y2: y(v) }),
       svg("text", { class: "label", x: left - 6, y: y(v) + 4, "text-anchor": "end" }, format(v)));
   }
@@ -1065,9 +1133,9 @@ async function pageProgress() {
   const missing = daily.time_acuity.filter((p) => p.value === null).length;
   charts.replaceChildren(
     el("h3", {}, "Time Acuity (0–100)"),
-    dailyChart(daily.time_acuity, { label: `Time Acuity per day over ${progressDays} days; ${missing} days without attempts are gaps`, max: 100, format: (v) => String(Math.round(v)), width: charts.clientWidth }),
+    dailyChart(daily.time_acuity, { label: `Time Acuity per day over ${progressDays} days; ${missing} days without attempts are gaps`, ticks: [0, 50, 100], format: (v) => String(Math.round(v)), width: charts.clientWidth }),
     el("h3", {}, "Typical error"),
-    dailyChart(daily.typical_error_seconds, { label: `Typical error per day over ${progressDays} days`, format: seconds, width: charts.clientWidth }),
+    dailyChart(daily.typical_error_seconds, { label: `Typical error per day over ${progressDays} days`, ticks: secondTicks(daily.typical_error_seconds.map((p) => p.value)), format: seconds, width: charts.clientWidth }),
     el("div", { class: "legend" }, el("span", {}, el("span", { class: "swatch" }), "a day's value"),
       el("span", {}, el("span", { class: "swatch gap" }), `no attempts that day (${missing} of ${progressDays})`)),
     el("p", { class: "hint" }, "Select a day's point to see that day's sessions."));
@@ -1091,7 +1159,7 @@ function sessionItem(s) {
       el("span", { class: "muted" }, when(s.started_at))),
     el("span", { class: "muted" }, `${s.status} · ${s.done_count} of ${s.planned_count}`,
       s.time_acuity_score !== null ? ` · Time Acuity ${s.time_acuity_score}` : "",
-      s.mean_abs_error_seconds !== null ? ` · typical error ${errorSeconds(s.mean_abs_error_seconds)}` : "",
+      s.mean_abs_error_seconds !== null ? ` · typical error ${seconds(s.mean_abs_error_seconds)}` : "",
       s.results_withheld ? " · results withheld (study block without feedback)" : ""), noteListLine(s));
 }
 
@@ -1113,8 +1181,8 @@ async function pageSession(id) {
   const summary = el("section", { class: "card" },
     el("p", { class: "phase" }, `${modeName(s.mode)} · ${s.interval} · ${s.status}`),
     el("p", { class: "muted" }, `${when(s.started_at)} · board ${s.board}${s.reason ? ` · ${s.reason}` : ""}`),
-    s.time_acuity_score !== null ? el("p", {}, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", errorSeconds(s.mean_abs_error_seconds), " · bias ", signed(s.mean_signed_error_seconds)) : null,
-    s.results_withheld ? el("p", { "data-role": "results-withheld" }, `Results withheld: this study block gives no feedback until it ends. ${s.attempts.length} attempt${s.attempts.length === 1 ? "" : "s"} recorded.`) : null,
+    s.time_acuity_score !== null ? el("p", {}, el("span", { class: "big" }, String(s.time_acuity_score)), " Time Acuity · typical error ", seconds(s.mean_abs_error_seconds), " · ", biasWords(s.mean_signed_error_seconds)) : null,
+    s.results_withheld ? el("p", { "data-role": "results-withheld" }, `${withheldWords(s)} ${plural(s.attempts.length, "attempt")} recorded.`) : null,
     s.fear_sound_effective !== null ? el("p", {}, `Fear sound effective: ${s.fear_sound_effective ? "yes" : "no"}`) : null,
     el("p", { class: "muted" }, `Health log: ${s.health_log || "not written"}`));
   const parts = [summary, noteEditor(s)];
@@ -1132,7 +1200,7 @@ async function pageSession(id) {
   }
   main.lastChild.replaceWith(...parts);
 }
-"""#####, "c3745e80190a4dad"),
+"""#####, "6a399d3b0f24e93f"),
         "/sessions.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Sessions page — every session, found by mode, interval and date range.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.

@@ -91,10 +91,8 @@ public struct StudyStanding: Hashable, Sendable {
     /// protocol said is not known here).
     public func resultsShown(for tag: StudyTag, at now: Int64) -> Bool {
         if tag.feedbackShown { return true }
-        guard tag.protocolName == plan.protocolName, tag.protocolVersion == plan.protocolVersion,
-              tag.participant == plan.participant else { return false }
+        guard plan.revealsAtBlockEnd(tag) else { return false }
         let block = plan.sessions.filter { $0.blockIndex == tag.blockIndex }
-        guard let first = block.first, first.revealAtBlockEnd else { return false }
         let states = status(at: now).states
         return block.allSatisfy { states[$0.position] == .done || states[$0.position] == .missed }
     }

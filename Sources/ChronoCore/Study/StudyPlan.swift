@@ -25,6 +25,17 @@ public struct StudyPlan: Hashable, Sendable {
         public var isLastInBlock: Bool
         /// Whether the participant must have accepted the protocol's consent text first (Fear).
         public var needsConsent: Bool
+
+        /// The time this session is given before its study day ends (docs/STUDIES.md, "The day's
+        /// end"): its attempts or repetitions at its interval — twice the interval for Reproduction,
+        /// which presents it before the person reproduces it — plus 10 s each for the press that
+        /// starts it and the feedback, rounded up to whole minutes (the study line shows minutes).
+        /// The minimum gap never makes a session due later than its day's end less this.
+        public var dayEndReserve: TimeSpan {
+            let perInterval: Int64 = mode == .reproduction ? 2 : 1
+            let seconds = Int64(count) * (interval.span.nanoseconds / 1_000_000_000 * perInterval + 10)
+            return .seconds((seconds + 59) / 60 * 60)
+        }
     }
 
     public var protocolName: String
@@ -64,6 +75,16 @@ public struct StudyPlan: Hashable, Sendable {
             }
         }
         self.sessions = sessions
+    }
+
+    /// Whether the withheld results of the block that `tag` names are shown when that block ends (the
+    /// protocol's `reveal_at_block_end`). False for a block that shows feedback (nothing is withheld)
+    /// and for a tag of another protocol, version or participant than this plan's: what that
+    /// protocol said is not known here, so its results stay withheld for good.
+    public func revealsAtBlockEnd(_ tag: StudyTag) -> Bool {
+        guard !tag.feedbackShown, tag.protocolName == protocolName, tag.protocolVersion == protocolVersion,
+              tag.participant == participant else { return false }
+        return sessions.first { $0.blockIndex == tag.blockIndex }?.revealAtBlockEnd ?? false
     }
 
     /// The tag a device puts on the session it runs for `session`.

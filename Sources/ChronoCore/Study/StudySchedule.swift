@@ -5,7 +5,9 @@
 /// Study day d runs from `start + d × 24 h` to `start + (d + 1) × 24 h` (the assignment's start, by
 /// default the local midnight of the day it was made; a change of UTC offset inside the study moves
 /// nothing). A session is available from the start of its day and at least the schedule's minimum
-/// gap after the last completed session; one not done by the end of its day is missed.
+/// gap after the last completed session; one not done by the end of its day is missed. The gap never
+/// carries a session out of its day: a session is due at the latest at its day's end less the time it
+/// needs (`StudyPlan.Session.dayEndReserve`), so the line never names a time on a later day for it.
 public enum StudySchedule {
     public static let dayNanoseconds: Int64 = 86_400 * 1_000_000_000
 
@@ -77,9 +79,13 @@ public enum StudySchedule {
         let next = states.firstIndex { $0 == .due || $0 == .upcoming }
         var nextDue: Int64?
         if let next {
-            let opens = dayStart(plan.sessions[next].day)
+            let session = plan.sessions[next]
+            let opens = dayStart(session.day)
             let gap = plan.schedule.minimumGap.nanoseconds
-            nextDue = max(opens, lastEnd.map { $0 &+ gap } ?? opens)
+            // The latest instant that still leaves the session its reserve inside its own day.
+            let latest = dayStart(session.day + 1).subtractingReportingOverflow(session.dayEndReserve.nanoseconds)
+            let afterGap = lastEnd.map { $0.addingReportingOverflow(gap) }.map { $0.overflow ? Int64.max : $0.partialValue } ?? opens
+            nextDue = max(opens, latest.overflow ? afterGap : min(afterGap, latest.partialValue))
         }
         var day: Int?
         if now >= start {
