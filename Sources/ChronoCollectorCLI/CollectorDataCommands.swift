@@ -81,8 +81,10 @@ extension ChronoceptionCollector {
                         throw CommandFailure(message: unknown.message(lister: "`chronoception-collector devices`"), status: .usage)
                     }
                     let sessions = try await opened.sessions(query)
+                    let withheld = try await CollectorWithheld.ids(sessions, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds(),
+                                                                   assignment: { try await opened.studyAssignment(deviceID: $0) })
                     var text = ""
-                    CollectorCSV.write(sessions) { text += $0 }
+                    CollectorCSV.write(sessions, withheld: withheld) { text += $0 }
                     if let path {
                         let temporary = path + ".partial"
                         guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {

@@ -9,7 +9,7 @@ import Testing
 /// the device shows them: progress (the store's report, `chronoception progress`'s text, the API's
 /// `/progress` and `/progress/daily`), the CSV export, the health log and its export. The session
 /// still counts. Once its block ends, everything is shown again. One rule decides it
-/// (`StudyStanding.resultsShown`, through the store's `withheldResultSessionIDs`).
+/// (`ResultsWithholding`: asked as a session finishes, and through the store's `withheldResultSessionIDs`).
 @Suite("Study: withheld results stay off every surface")
 struct StudyWithheldSurfacesTests {
     static let ten = try! TrainingInterval(seconds: 10)
@@ -55,7 +55,7 @@ struct StudyWithheldSurfacesTests {
             // `chronoception progress`'s words.
             let text = ProgressText.render(report)
             #expect(text.contains("Progress — 1 completed session (showing 10s only)\nResults withheld for 1 session (a study block without feedback): counted, not in these figures.\n"))
-            #expect(text.contains("10s · 1 completed session\n  Results withheld for 1 session (a study block without feedback): counted, not in these figures.\n\nMode mix"))
+            #expect(text.contains("10s  H(I) S · 1 completed session\n  Results withheld for 1 session (a study block without feedback): counted, not in these figures.\n\nMode mix"))
             #expect(text.contains("results withheld, 2/2 attempts"))
             #expect(!text.contains("Passive only"))
             #expect(try api.store.recentSessions(limit: 5, nowUnixNanoseconds: APIHarness.now).map(\.resultsWithheld) == [true])

@@ -13,7 +13,13 @@ struct ExportAndSettingsTests {
         let store = try ChronoStore.openForTest(directory)
         try store.recordSessionFinished(Sample.finish(sid("C"), Sample.attempts(.challenge, [61, 59]), board: "bench, \"v2\""), nowUnixNanoseconds: Sample.now)
         try store.recordSessionFinished(Sample.finish(sid("P"), Sample.passive(planned: 3, done: 3)), nowUnixNanoseconds: Sample.now)
+        // Ended before its first press: it records nothing, so it has no row here.
         try store.recordSessionFinished(Sample.finish(sid("A"), Sample.attempts(.challenge, [], status: .aborted)), nowUnixNanoseconds: Sample.now)
+        // Cut off by a crash before its first press: an interrupted session without attempts, one `session` row.
+        try store.recordSessionStarted(SessionStartRecord(sessionID: sid("X"), configuration: Sample.attempts(.challenge, []).configuration,
+                                                          anchor: Sample.anchor, board: "pi4b", soundAudible: true, wallClockSynchronised: true),
+                                       writer: ProcessIdentity(bootID: "an-old-boot", pid: 1, startTicks: 1))
+        #expect(try store.recoverInterruptedSessions(nowUnixNanoseconds: Sample.now) == [sid("X")])
         var text = ""
         try store.exportCSV(days: nil, nowUnixNanoseconds: Sample.now) { text += $0 }
         let records = text.components(separatedBy: "\r\n").dropLast()
@@ -22,6 +28,7 @@ struct ExportAndSettingsTests {
         #expect(records.filter { $0.contains(",\"bench, \"\"v2\"\"\",") }.count == 2)
         #expect(records.filter { $0.contains(",boundary,") }.count == 3)
         #expect(records.filter { $0.contains(",session,") }.count == 1)
+        #expect(!records.contains { $0.hasPrefix(sid("A")) })
         var recent = ""
         try store.exportCSV(days: 90, nowUnixNanoseconds: Sample.now + 100 * 86_400_000_000_000) { recent += $0 }
         #expect(recent.components(separatedBy: "\r\n").count == 2)

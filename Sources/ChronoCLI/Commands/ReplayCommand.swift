@@ -83,13 +83,12 @@ struct ReplayCommand: ParsableCommand {
         flags.attempts = attempts
         flags.repetitions = repetitions
         flags.fearThreshold = fearThreshold
+        flags.feedback = feedback
         timingOptions.apply(to: &flags)
         // No store and no board: the resolver's built-in settings and board timing stand in for them.
         do {
-            var configuration = try SessionResolver.configuration(mode: mode, flags: flags, settings: SessionSettings(), board: .builtIn,
-                                                                  pattern: { _ in parsedPattern })
-            configuration.feedback = feedback
-            return configuration
+            return try SessionResolver.configuration(mode: mode, flags: flags, settings: SessionSettings(), board: .builtIn,
+                                                     pattern: { _ in parsedPattern })
         } catch { throw usageFailure(error) }
     }
 

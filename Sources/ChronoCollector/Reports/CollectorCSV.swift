@@ -6,33 +6,36 @@ import ChronoSync
 /// `device_id`, `device_name` and `participant` in front, rows built by the device's own code — so
 /// a researcher's scripts for one device's export read the collector's too. One difference: the
 /// `health_log` column holds the device's decision (`record` or `skip`), since whether the record
-/// reached the device's health log is the device's business.
+/// reached the device's health log is the device's business. A session of a block without feedback is
+/// flagged as on the device: `feedback_withheld` from its study tag, and, while its results are withheld
+/// (`CollectorWithheld`, the core's one rule), `results_withheld` with its results left out.
 public enum CollectorCSV {
     public static let columns = ["device_id", "device_name", "participant"] + ChronoStore.csvColumns
     static let healthColumn = ChronoStore.csvColumns.firstIndex(of: "health_log")!
 
     /// Writes the header and every session's rows to `sink`, in chunks of about 64 KiB.
-    public static func write(_ sessions: [CollectorSession], to sink: (String) throws -> Void) rethrows {
+    public static func write(_ sessions: [CollectorSession], withheld: Set<String> = [], to sink: (String) throws -> Void) rethrows {
         try sink(CSVText.record(columns))
         var chunk = ""
         for stored in sessions {
-            for row in rows(stored) { chunk += CSVText.record(row) }
+            for row in rows(stored, resultsWithheld: withheld.contains(stored.session.id)) { chunk += CSVText.record(row) }
             if chunk.utf8.count > 65_536 { try sink(chunk); chunk = "" }
         }
         if !chunk.isEmpty { try sink(chunk) }
     }
 
     /// The rows of one session; none for a session that no longer validates (edited by hand).
-    public static func rows(_ stored: CollectorSession) -> [[String]] {
+    public static func rows(_ stored: CollectorSession, resultsWithheld: Bool = false) -> [[String]] {
         let wire = stored.session
         guard let outcome = try? wire.validatedOutcome() else { return [] }
-        let session = StoredSession(
+        var session = StoredSession(
             sessionID: wire.id, outcome: outcome, isRunning: false, anchor: wire.anchor, board: wire.board,
             wallClockSynchronised: wire.wallClockSynchronised, bootID: "",
             boundariesFired: wire.boundaries.map { $0.firedMonotonicNanoseconds.map(MonotonicInstant.init(nanoseconds:)) },
             healthLedger: nil, note: wire.note)
+        session.study = wire.study
         let device = [stored.deviceID, stored.deviceName, stored.participant ?? ""]
-        return ChronoStore.csvRows(session).map { row in
+        return ChronoStore.csvRows(session, resultsWithheld: resultsWithheld).map { row in
             var row = row
             row[healthColumn] = wire.healthDecision
             return device + row

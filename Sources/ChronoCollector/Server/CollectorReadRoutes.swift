@@ -33,8 +33,11 @@ enum CollectorReadRoutes {
             do {
                 let query = try await known(scope(request, required: true), state.store)
                 let sessions = try await state.store.sessions(query)
-                let report = CollectorProgress.report(sessions, nowUnixNanoseconds: state.configuration.now(),
-                                                      utcOffsetSeconds: state.configuration.utcOffsetSeconds())
+                let now = state.configuration.now()
+                let withheld = try await CollectorWithheld.ids(sessions, nowUnixNanoseconds: now,
+                                                               assignment: { try await state.store.studyAssignment(deviceID: $0) })
+                let report = CollectorProgress.report(sessions, nowUnixNanoseconds: now,
+                                                      utcOffsetSeconds: state.configuration.utcOffsetSeconds(), withheld: withheld)
                 return CollectorHTTP.json(.object([
                     ("device", query.device.map(JSONValue.string) ?? .null),
                     ("participant", query.participant.map(JSONValue.string) ?? .null),
@@ -45,8 +48,10 @@ enum CollectorReadRoutes {
         group.get("export.csv") { request, _ in
             do {
                 let sessions = try await state.store.sessions(try await known(scope(request, required: false), state.store))
+                let withheld = try await CollectorWithheld.ids(sessions, nowUnixNanoseconds: state.configuration.now(),
+                                                               assignment: { try await state.store.studyAssignment(deviceID: $0) })
                 var text = ""
-                CollectorCSV.write(sessions) { text += $0 }
+                CollectorCSV.write(sessions, withheld: withheld) { text += $0 }
                 return Response(status: .ok, headers: [
                     .contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
                     .contentDisposition: "attachment; filename=\"chronoception-collector.csv\"",

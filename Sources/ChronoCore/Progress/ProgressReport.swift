@@ -12,6 +12,10 @@ public struct ProgressReport: Hashable, Sendable {
     public static let overallDays = 28
     /// Days in each interval's sparkline.
     public static let intervalDays = 14
+    /// How many intervals a report shows when not narrowed to one, on the device and the collector alike.
+    public static let shownIntervalCount = 5
+    /// How many sessions its recent list shows.
+    public static let recentSessionCount = 10
 
     /// One interval's progress.
     public struct IntervalProgress: Hashable, Sendable {

@@ -60,6 +60,12 @@ public struct SessionOutcome: Hashable, Sendable {
         mode.usesAttempts && mode != .reproduction ? (attempts.first?.startMark ?? startedAt) : startedAt
     }
 
+    /// The session ended before anything of it happened — no attempt measured, no Passive boundary
+    /// reached (`q` before the first press): it records nothing, and counts for no preset.
+    public var recordsNothing: Bool {
+        status != .completed && attempts.isEmpty && boundaries.isEmpty
+    }
+
     /// Repetitions done, for Passive.
     public var repetitionsDone: Int { boundaries.count }
 

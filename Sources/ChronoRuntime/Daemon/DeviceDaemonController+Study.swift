@@ -31,9 +31,7 @@ extension DeviceDaemonController {
     /// The planned session an idle tap starts now, if one is due.
     func dueStudySession(at now: MonotonicInstant? = nil) -> DueStudySession? {
         guard let standing = studyStanding, let planned = standing.dueSession(at: wallNow(now).unixNanoseconds) else { return nil }
-        guard var configuration = try? snapshot.configuration(mode: planned.mode, interval: planned.interval, count: planned.count) else { return nil }
-        configuration.fearThreshold = planned.fearThreshold
-        configuration.feedback = planned.feedback
+        guard let configuration = try? snapshot.configuration(planned: planned) else { return nil }
         return DueStudySession(configuration: configuration, tag: standing.plan.tag(for: planned))
     }
 
@@ -57,9 +55,8 @@ extension DeviceDaemonController {
     /// `last` as the state may show it: a study session's score is withheld while its block withholds
     /// feedback and has not ended (or for good, as the protocol says).
     func shown(_ last: DeviceState.LastSession?, tag: StudyTag?, at now: MonotonicInstant? = nil) -> DeviceState.LastSession? {
-        guard let last, let tag, !tag.feedbackShown else { return last }
-        guard let standing = studyStanding else { return last.withheld }
-        return standing.resultsShown(for: tag, at: wallNow(now).unixNanoseconds) ? last : last.withheld
+        guard let last else { return nil }
+        return ResultsWithholding.withheld(tag: tag, standing: studyStanding, atUnixNanoseconds: wallNow(now).unixNanoseconds) ? last.withheld : last
     }
 
     /// The study tag of a session the state names: this daemon's study session, or the snapshot's
@@ -83,11 +80,9 @@ extension DeviceDaemonController {
             if record.outcome.status == .completed {
                 let ended = record.anchor.unixNanoseconds(at: record.outcome.endedAt)
                 studyCompleted = (studyRun.tag, StudySchedule.Completion(position: studyRun.tag.planPosition, endedUnixNanoseconds: ended))
-                // Withheld as it ends (its own completion counted): its health record and JSON line
-                // carry no result. The same rule as the state and the store's answer for the API.
-                if !studyRun.tag.feedbackShown {
-                    record.resultsWithheld = studyStanding?.resultsShown(for: studyRun.tag, at: ended) != true
-                }
+                // Withheld as it ends (its own completion counted), decided here once: its health
+                // record and JSON line carry no result, and the store keeps the record as decided.
+                record.resultsWithheld = ResultsWithholding.withheld(tag: studyRun.tag, standing: studyStanding, atUnixNanoseconds: ended)
             }
             return .sessionFinished(record)
         default:

@@ -59,6 +59,15 @@ public struct DeviceSnapshot: Hashable, Sendable {
             pattern: book.pattern(for: interval) ?? IntervalPatternBook.candidates[0])
     }
 
+    /// A planned study session's configuration: the block's choices (`SessionResolver.configuration(planned:)`)
+    /// with the current settings' timing and gestures and the interval's H(I).
+    public func configuration(planned: StudyPlan.Session) throws(ConfigurationError) -> SessionConfiguration {
+        var book = patterns
+        book.assign(ranked: presets + [planned.interval])
+        return try SessionResolver.configuration(planned: planned, defaults: defaults,
+                                                 pattern: book.pattern(for: planned.interval) ?? IntervalPatternBook.candidates[0])
+    }
+
     /// `configuration` with the current settings applied (mode, interval and count kept).
     public func refreshed(_ configuration: SessionConfiguration) -> SessionConfiguration {
         (try? self.configuration(mode: configuration.mode, interval: configuration.interval, count: configuration.plannedCount))

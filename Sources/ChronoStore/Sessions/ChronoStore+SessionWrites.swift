@@ -31,6 +31,10 @@ extension ChronoStore {
     public func recordSessionFinished(_ finish: SessionFinishRecord, writer: ProcessIdentity = .current,
                                       nowUnixNanoseconds: Int64) throws(StoreError) -> SessionSaveResult {
         let finish = try Self.checked(finish)
+        if finish.outcome.recordsNothing {
+            try write { db in try forgetUnstartedSession(db, finish.sessionID) }
+            return SessionSaveResult(stored: false, health: .skipped(reason: Self.nothingRecordedReason))
+        }
         let decision = finish.healthDecision
         let saved = try write { db in
             try saveFinished(db, finish, writer: writer, decision: decision, now: nowUnixNanoseconds)
@@ -45,7 +49,9 @@ extension ChronoStore {
             health = .skipped(reason: reason)
         case .record(let decided):
             let settings = try settings()
-            let record = try withheldAsStored(decided, finish)
+            // Whether the results are withheld was decided once, as the session ended
+            // (`SessionFinishRecord.resultsWithheld`, `ResultsWithholding`), and is in `decided` already.
+            let record = decided
             if saved.wallClockSynchronised || !settings.wallClockCheck {
                 health = try deliverHealthRecord(record, settings: settings, nowUnixNanoseconds: nowUnixNanoseconds)
             } else {
@@ -57,26 +63,24 @@ extension ChronoStore {
         return SessionSaveResult(stored: true, health: health)
     }
 
-    /// A study session of a block without feedback: its record as the store's rule has it now that the
-    /// session is saved (`withheldResultSessionIDs`, which counts this session's own completion), so a
-    /// record written while the results are withheld carries none of them whoever saved the session.
-    /// Any other session's record is returned as decided.
-    func withheldAsStored(_ record: HealthRecord, _ finish: SessionFinishRecord) throws(StoreError) -> HealthRecord {
-        guard let tag = finish.study, !tag.feedbackShown else { return record }
-        var asStored = finish
-        asStored.resultsWithheld = try withheldResultSessionIDs(nowUnixNanoseconds: nowUnixNanosecondsForStudy(finish)).contains(finish.sessionID)
-        guard asStored.resultsWithheld != finish.resultsWithheld else { return record }
-        return asStored.healthDecision.record ?? record
-    }
+    /// Why a session that ended before anything happened has no row and no health record.
+    public static let nothingRecordedReason = "The session ended before its first attempt or boundary; nothing of it is kept."
 
-    /// The instant the rule is asked at for a session just saved: its end, on its own anchor.
-    func nowUnixNanosecondsForStudy(_ finish: SessionFinishRecord) -> Int64 {
-        finish.anchor.unixNanoseconds(at: finish.outcome.endedAt)
+    /// Removes what the start of a session that recorded nothing wrote (`SessionOutcome.recordsNothing`):
+    /// its `running` row, with its preset use, study tag and ledger line, so it is in no list and
+    /// raises no preset's use count. A finished row is never removed here.
+    private func forgetUnstartedSession(_ db: Database, _ sessionID: String) throws {
+        guard try String.fetchOne(db, sql: "SELECT status FROM session WHERE id = ?", arguments: [sessionID]) == "running" else { return }
+        for table in ["preset_use", "session_study", "health_ledger", "sync_outbox", "attempt", "passive_boundary"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE session_id = ?", arguments: [sessionID])
+        }
+        try db.execute(sql: "DELETE FROM session WHERE id = ? AND status = 'running'", arguments: [sessionID])
     }
 
     /// Stores many finished sessions of the past in one transaction, without touching the health log
     /// (their ledger says so): for benchmarks and for importing history. Sessions already stored are
-    /// left as they are. Returns how many were added.
+    /// left as they are, and one that recorded nothing (`SessionOutcome.recordsNothing`) is not added.
+    /// Returns how many were added.
     @discardableResult
     public func importFinishedSessions(_ finishes: [SessionFinishRecord], nowUnixNanoseconds now: Int64) throws(StoreError) -> Int {
         var checked: [SessionFinishRecord] = []
@@ -85,7 +89,7 @@ extension ChronoStore {
         let finishes = checked
         return try write { db in
             var added = 0
-            for finish in finishes {
+            for finish in finishes where !finish.outcome.recordsNothing {
                 let decision: HealthRecordBuilder.Decision = finish.outcome.status == .completed
                     ? .none(reason: "Imported in bulk; not sent to the health log.")
                     : finish.healthDecision

@@ -4,7 +4,7 @@ import GRDB
 extension ChronoStore {
     /// The sessions whose results (error, zone, score) the device does not show at `now`: study sessions
     /// of a block that withholds feedback, until every session of the block is done or missed — or for
-    /// good when the protocol says so — as the core's `StudyStanding.resultsShown` decides from the kept
+    /// good when the protocol says so — as the core's one rule (`ResultsWithholding`) decides from the kept
     /// assignment. A withheld session of a protocol no longer assigned stays withheld (what its
     /// protocol said is not known any more). Small: only withheld study sessions are read.
     public func withheldResultSessionIDs(nowUnixNanoseconds now: Int64) throws(StoreError) -> Set<String> {
@@ -19,7 +19,7 @@ extension ChronoStore {
         var withheld: Set<String> = []
         for row in rows {
             let tag = Self.studyTag(row)
-            if standing?.resultsShown(for: tag, at: now) != true { withheld.insert(row["session_id"]) }
+            if ResultsWithholding.withheld(tag: tag, standing: standing, atUnixNanoseconds: now) { withheld.insert(row["session_id"]) }
         }
         return withheld
     }

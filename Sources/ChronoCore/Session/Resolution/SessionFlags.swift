@@ -11,6 +11,8 @@ public struct SessionFlags: Hashable, Sendable {
     public var feedbackMilliseconds: Int64?
     public var abortWindowMilliseconds: Int64?
     public var autoStart: Bool?
+    /// `--feedback` (`replay`): whether each press gets its error, zone and score, or the neutral cue.
+    public var feedback: FeedbackPolicy?
     /// `--i-understand-fear-mode`: the Fear opt-in for this process (`FearPermission`).
     public var fearOptIn = false
 

@@ -9,7 +9,9 @@
 /// | mode, interval, attempts/repetitions, Fear threshold | flag, then setting |
 /// | long press | flag, then `long-press-ms` when changed from 1500, then the board's `long_press_ms` |
 /// | debounce (gestures and the kernel's) | flag, then the board's `button.debounce_ms` |
-/// | feedback, abort window | flag, then the built-in default |
+/// | feedback duration, abort window | flag, then the built-in default |
+/// | feedback policy (shown or withheld) | a planned study session's block, then the flag, then shown |
+/// | Fear threshold of a planned study session | the block's |
 /// | auto-start | `--auto-start`/`--no-auto-start`, then `auto-start` |
 /// | Fear allowed | `--i-understand-fear-mode` or `fear-mode on` (`FearPermission`) |
 public enum SessionResolver {
@@ -59,18 +61,29 @@ public enum SessionResolver {
         let interval = flags.interval ?? settings.defaultInterval
         return try configuration(mode: chosenMode, interval: interval, count: flags.count(for: chosenMode),
                                  defaults: defaults(flags: flags, settings: settings, board: board),
-                                 pattern: pattern(interval) ?? IntervalPatternBook.candidates[0])
+                                 pattern: pattern(interval) ?? IntervalPatternBook.candidates[0], feedback: flags.feedback ?? .shown)
+    }
+
+    /// A planned study session (`StudyPlan.Session`): its block's mode, interval, count, Fear threshold
+    /// and feedback policy, with `defaults`' timing and gestures and `pattern` as its H(I). The study's
+    /// feedback rule is decided here, once, and travels in the configuration (and whether the results
+    /// are withheld as the session ends is `ResultsWithholding`'s, asked once by the daemon).
+    public static func configuration(planned: StudyPlan.Session, defaults: SessionDefaults,
+                                     pattern: HapticPattern) throws(ConfigurationError) -> SessionConfiguration {
+        try SessionConfiguration(
+            mode: planned.mode, interval: planned.interval, plannedCount: planned.count, fearThreshold: planned.fearThreshold,
+            intervalPattern: pattern, timing: defaults.timing, gestures: defaults.gestures, feedback: planned.feedback)
     }
 
     /// A session of `mode`, `interval` and `count` (nil: the defaults' count for the mode) with `defaults`
     /// applied and `pattern` as its H(I): the last step of every configuration above, and what the
     /// daemon's snapshot starts for a preset or a request.
     public static func configuration(mode: SessionMode, interval: TrainingInterval, count: Int?, defaults: SessionDefaults,
-                                     pattern: HapticPattern) throws(ConfigurationError) -> SessionConfiguration {
+                                     pattern: HapticPattern, feedback: FeedbackPolicy = .shown) throws(ConfigurationError) -> SessionConfiguration {
         try SessionConfiguration(
             mode: mode, interval: interval, plannedCount: count ?? defaults.count(for: mode),
             fearThreshold: defaults.fearThreshold, intervalPattern: pattern,
-            timing: defaults.timing, gestures: defaults.gestures)
+            timing: defaults.timing, gestures: defaults.gestures, feedback: feedback)
     }
 
     /// Whether the session defaults changed after the last session, for a daemon that has just
