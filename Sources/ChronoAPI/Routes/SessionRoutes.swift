@@ -52,19 +52,16 @@ enum SessionRoutes {
     }
 
     static func sessionQuery(_ parameters: QueryParameters) throws(APIError) -> SessionQuery {
-        var query = SessionQuery()
-        query.mode = try parameters.mode()
-        query.interval = try parameters.interval()
+        // Mode, interval, days and study: the one validator the command line's filters use too.
+        let filters = SessionFilterText(mode: parameters.string("mode"), interval: parameters.string("interval"),
+                                        from: parameters.string("from"), to: parameters.string("to"), study: parameters.string("study"))
+        var query: SessionQuery
+        do { query = try filters.applied(to: SessionQuery(), names: .query) } catch { throw APIError.badRequest(error.message) }
         if let status = parameters.string("status") {
             guard let filter = SessionStatusFilter(rawValue: status) else {
                 throw APIError.badRequest("status is one of \(SessionStatusFilter.allCases.map(\.rawValue).joined(separator: ", ")); got '\(status)'.")
             }
             query.status = filter
-        }
-        query.fromDay = try parameters.day("from")
-        query.toDay = try parameters.day("to")
-        if let from = query.fromDay, let to = query.toDay, from > to {
-            throw APIError.badRequest("from must not be after to.")
         }
         query.limit = try parameters.int("limit", in: 1...maximumPage) ?? 50
         if let cursor = parameters.string("cursor") {

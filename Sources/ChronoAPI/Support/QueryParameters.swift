@@ -31,22 +31,4 @@ struct QueryParameters {
         guard let text = string(name) else { return nil }
         do { return try TrainingInterval.parse(text) } catch { throw APIError.badRequest(error.description) }
     }
-
-    func mode(_ name: String = "mode") throws(APIError) -> SessionMode? {
-        guard let text = string(name) else { return nil }
-        guard let mode = SessionMode(rawValue: text.lowercased()) else {
-            throw APIError.badRequest("'\(text)' is not a mode. Use challenge, fear, passive or reproduction.")
-        }
-        return mode
-    }
-
-    /// A local date `YYYY-MM-DD` inside the accepted range, bounded by `CalendarDay`, so the store's day
-    /// arithmetic cannot overflow.
-    func day(_ name: String) throws(APIError) -> CalendarDay? {
-        guard let text = string(name) else { return nil }
-        guard let day = CalendarDay(parsing: text) else {
-            throw APIError.badRequest("\(name) must be a date as YYYY-MM-DD \(CalendarDay.rangeText), e.g. 2026-11-23; got '\(text.prefix(40))'.")
-        }
-        return day
-    }
 }

@@ -27,15 +27,21 @@ extension ChronoStore {
         return underflow ? Int64.min : start
     }
 
-    /// Writes the CSV of sessions started in the last `days` days (all when nil) to `sink`, in chunks.
-    /// A session whose results are withheld at `now` (`withheldResultSessionIDs`) has none in it.
-    public func exportCSV(days: Int?, nowUnixNanoseconds now: Int64, to sink: (String) throws -> Void) throws(StoreError) {
+    /// Writes the CSV of sessions started in the last `days` days (all when nil) that match `filters`
+    /// (mode, interval, days, study, as the session list reads them; its limit and cursor are not
+    /// used) to `sink`, in chunks. A session whose results are withheld at `now`
+    /// (`withheldResultSessionIDs`) has none in it.
+    public func exportCSV(days: Int?, filters: SessionQuery = SessionQuery(), nowUnixNanoseconds now: Int64,
+                          to sink: (String) throws -> Void) throws(StoreError) {
         let withheld = try withheldResultSessionIDs(nowUnixNanoseconds: now)
+        var (conditions, arguments) = Self.filterConditions(filters)
+        if let days {
+            conditions.insert("s.started_unix_ns >= ?", at: 0)
+            arguments.insert(Self.cutoff(now: now, days: days), at: 0)
+        }
+        let filter = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
         let sessions = try read { db in
-            if let days {
-                return try loadSessions(db, filter: "s.started_unix_ns >= ?", arguments: [Self.cutoff(now: now, days: days)])
-            }
-            return try loadSessions(db, filter: "1", arguments: [])
+            try loadSessions(db, filter: filter, arguments: StatementArguments(arguments))
         }
         do {
             try sink(CSVText.record(Self.csvColumns))

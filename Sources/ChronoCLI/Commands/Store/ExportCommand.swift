@@ -17,7 +17,8 @@ struct ExportCommand: ParsableCommand {
             commandName: "csv",
             abstract: "One row per attempt or Passive boundary, with its session's fields (columns: docs/STORE.md).")
         @OptionGroup var store: StoreOptions
-        @Option(help: "Sessions started in the last N days (1 to 36500; default 90).") var days: Int?
+        @OptionGroup var filters: SessionFilterOptions
+        @Option(help: "Sessions started in the last N days (1 to 36500; default 90, or every day when --from or --to is given).") var days: Int?
         @Flag(help: "Every session, whenever it was.") var all = false
         @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
 
@@ -26,13 +27,19 @@ struct ExportCommand: ParsableCommand {
         func validate() throws {
             if let days { try BoundedNumber.check(days, in: Self.daysRange, flag: "--days", unit: "days (100 years)") }
             if all && days != nil { throw ValidationError("--days and --all contradict each other: give one of them.") }
+            if days != nil && (filters.from != nil || filters.to != nil) {
+                throw ValidationError("--days and --from/--to both choose the days: give one of them.")
+            }
         }
 
         func run() throws {
             try reportingFailures {
                 let opened = try store.openStore()
                 var text = ""
-                try opened.exportCSV(days: all ? nil : (days ?? 90), nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds()) { text += $0 }
+                let query = try filters.query()
+                // Days named by --from/--to replace the last-90-days default.
+                let window = all || query.fromDay != nil || query.toDay != nil ? nil : (days ?? 90)
+                try opened.exportCSV(days: window, filters: query, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds()) { text += $0 }
                 try writeOutput(text, to: output, protecting: try opened.ownedFiles())
             }
         }

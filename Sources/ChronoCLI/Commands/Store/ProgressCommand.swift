@@ -21,10 +21,12 @@ struct ProgressCommand: ParsableCommand {
     }
 }
 
-/// `chronoception sessions`: the latest sessions of every status, newest first.
+/// `chronoception sessions`: the latest sessions of every status, newest first, found by the page's
+/// filters (mode, interval, days, study).
 struct SessionsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "sessions", abstract: "List recent sessions.")
+    static let configuration = CommandConfiguration(commandName: "sessions", abstract: "List recent sessions, or find them by mode, interval, day or study.")
     @OptionGroup var store: StoreOptions
+    @OptionGroup var filters: SessionFilterOptions
     @Option(help: "How many sessions.") var limit: Int = 20
     @Flag(help: "Machine-readable output.") var json = false
 
@@ -34,11 +36,17 @@ struct SessionsCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let sessions = try store.openStore().recentSessions(limit: limit)
+            var query = try filters.query()
+            query.limit = limit
+            let opened = try store.openStore()
+            let sessions = try opened.sessionLines(query, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
             if json {
                 print(JSONValue.array(sessions.map(\.json)).prettyText)
             } else if sessions.isEmpty {
-                print(ProgressText.emptyState)
+                // Filters that match nothing in a store with sessions are not a first day.
+                let stored = filters.isEmpty ? false : try !opened.sessionPage(SessionQuery(limit: 1)).sessions.isEmpty
+                print(stored ? "No sessions match these filters. Widen the days or leave a filter out; `chronoception sessions` lists every session."
+                             : ProgressText.emptyState)
             } else {
                 print(ProgressText.sessionTable(sessions).joined(separator: "\n"))
             }
