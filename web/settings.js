@@ -51,7 +51,7 @@ async function pageSettings(flash) {
       "default-repetitions": reps.value, "auto-start": autoStart.checked ? "on" : "off", "long-press-ms": longPress.value }); } },
     el("h2", { id: "st-defaults" }, "Session defaults"),
     field("default-mode", "Mode", mode), field("default-interval", "Interval", interval),
-    field("default-attempts", "Attempts (Challenge, Fear)", attempts), field("default-repetitions", "Repetitions (Passive)", reps),
+    field("default-attempts", "Attempts (Challenge, Fear, Reproduction)", attempts), field("default-repetitions", "Repetitions (Passive)", reps),
     el("label", { class: "inline" }, autoStart, "Start the next attempt by itself"), el("p", { class: "hint", id: "d-auto-start" }, d["auto-start"]),
     field("long-press-ms", "Long press (ms)", longPress),
     el("div", { class: "row" }, el("button", { type: "submit" }, "Save defaults")), note);

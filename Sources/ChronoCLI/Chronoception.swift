@@ -31,6 +31,7 @@ public struct Chronoception: ParsableCommand {
             ChallengeCommand.self,
             FearCommand.self,
             PassiveCommand.self,
+            ReproductionCommand.self,
             RunCommand.self,
             StatusCommand.self,
             StartCommand.self,

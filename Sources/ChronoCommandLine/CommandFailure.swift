@@ -6,6 +6,9 @@ import ChronoStore
 public struct CommandFailure: Error, CustomStringConvertible {
     public var description: String
     public var status: ExitStatus
+    /// Lines printed below the one `error:` line (a list of what is accepted, one item a line), as
+    /// usage follows a usage error; empty for none.
+    public var detail: [String] = []
 
     /// Wraps any error, keeping its words and deciding its exit status from its type.
     public init(_ error: any Error, status: ExitStatus? = nil) {
@@ -18,9 +21,10 @@ public struct CommandFailure: Error, CustomStringConvertible {
         self.status = status ?? ExitStatus.classifying(error)
     }
 
-    public init(message: String, status: ExitStatus = .checkFailed) {
+    public init(message: String, status: ExitStatus = .checkFailed, detail: [String] = []) {
         description = message
         self.status = status
+        self.detail = detail
     }
 }
 

@@ -87,7 +87,9 @@ public enum CommandLineEntry {
     /// A failure outside any command's parsing: its message once, and its kind's exit status.
     public static func reportRunFailure(_ error: any Error) -> Int32 {
         let failure = CommandFailure(error)
-        printError("error: " + TerminalSafeText.sanitized(failure.description, keepNewlines: false))
+        // The message is one line; a detail list follows it, each item a line of its own.
+        let detail = failure.detail.map { "\n" + TerminalSafeText.sanitized($0, keepNewlines: false) }.joined()
+        printError("error: " + TerminalSafeText.sanitized(failure.description, keepNewlines: false) + detail)
         return failure.status.rawValue
     }
 }

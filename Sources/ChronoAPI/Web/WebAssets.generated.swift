@@ -472,7 +472,7 @@ async function afterSession() {
 <script src="/home.js?v=b31e422ef67edd5c" defer></script>
 <script src="/progress.js?v=6a399d3b0f24e93f" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
-<script src="/settings.js?v=40b4fe9ef8a7b6e5" defer></script>
+<script src="/settings.js?v=ad00bf60fb9e63fb" defer></script>
 <script src="/sessions.js?v=794ebbc8e3aa3d0a" defer></script>
 <script src="/pair.js?v=d62687862bbf80e0" defer></script>
 <script src="/keys.js?v=e4d3541df61a3fef" defer></script>
@@ -497,7 +497,7 @@ async function afterSession() {
 </main>
 </body>
 </html>
-"""#####, "74c8847075fad6f1"),
+"""#####, "4f307fdc2eda162a"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -1387,7 +1387,7 @@ async function pageSettings(flash) {
       "default-repetitions": reps.value, "auto-start": autoStart.checked ? "on" : "off", "long-press-ms": longPress.value }); } },
     el("h2", { id: "st-defaults" }, "Session defaults"),
     field("default-mode", "Mode", mode), field("default-interval", "Interval", interval),
-    field("default-attempts", "Attempts (Challenge, Fear)", attempts), field("default-repetitions", "Repetitions (Passive)", reps),
+    field("default-attempts", "Attempts (Challenge, Fear, Reproduction)", attempts), field("default-repetitions", "Repetitions (Passive)", reps),
     el("label", { class: "inline" }, autoStart, "Start the next attempt by itself"), el("p", { class: "hint", id: "d-auto-start" }, d["auto-start"]),
     field("long-press-ms", "Long press (ms)", longPress),
     el("div", { class: "row" }, el("button", { type: "submit" }, "Save defaults")), note);
@@ -1457,7 +1457,7 @@ async function pageSettings(flash) {
   main.lastChild.replaceWith(defaults, fearCard, healthCard, privacyCard(v, save), syncCard(), dataCard, keysCard(keys.keys)); // keys.js; privacy.js, sync.js
   if (flash) dataNote.focus();
 }
-"""#####, "40b4fe9ef8a7b6e5"),
+"""#####, "ad00bf60fb9e63fb"),
         "/sync.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: sync with a collector — the Sync card on Settings, and one line on Home
 // only when something is wrong (failing for more than a day, or a copied data directory). The words

@@ -12,6 +12,10 @@ struct ChallengeCommand: ParsableCommand {
 
     @OptionGroup var options: LiveSessionOptions
 
+    func validate() throws {
+        try SessionArgumentCheck.check(mode: .challenge, count: attempts)
+    }
+
     func run() throws {
         try SingleSessionCommand.run(mode: .challenge, count: attempts, options: options)
     }

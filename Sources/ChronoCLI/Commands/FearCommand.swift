@@ -20,6 +20,10 @@ struct FearCommand: ParsableCommand {
 
     @OptionGroup var options: LiveSessionOptions
 
+    func validate() throws {
+        try SessionArgumentCheck.check(mode: .fear, count: attempts, fearThreshold: fearThreshold)
+    }
+
     func run() throws {
         try SingleSessionCommand.run(mode: .fear, count: attempts, fearThreshold: fearThreshold, fearOptedIn: optedIn, options: options)
     }

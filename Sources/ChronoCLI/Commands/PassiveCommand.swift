@@ -12,6 +12,10 @@ struct PassiveCommand: ParsableCommand {
 
     @OptionGroup var options: LiveSessionOptions
 
+    func validate() throws {
+        try SessionArgumentCheck.check(mode: .passive, count: repetitions)
+    }
+
     func run() throws {
         try SingleSessionCommand.run(mode: .passive, count: repetitions, options: options)
     }

@@ -15,13 +15,13 @@ struct RunCommand: ParsableCommand {
         abstract: "Run the device: the one-button idle menu and sessions one after another, until stopped.",
         discussion: "Sessions are saved in the store (and logged to health when due); the idle tap starts the last session's configuration, or the settings' defaults before the first session or after a default-… setting changed. --mode, --interval, --attempts and --repetitions set what the first tap starts. Settings changed with `chronoception settings set` apply from the next session, without a restart; SIGHUP re-reads the board file's long press and debounce and the settings when the daemon has no terminal (a service); started from a terminal, it stops when that terminal closes (SIGHUP), as on Ctrl-C. Under systemd with StateDirectory=chronoception the data lives in /var/lib/chronoception. The state file shows what the device is doing; read it with `chronoception status`.")
 
-    @Option(help: "The mode the first idle tap starts: challenge, fear, passive or reproduction (default: the last session's, else the default-mode setting).")
+    @Option(help: "The mode the first idle tap starts: \(SessionMode.listText) (default: the last session's, else the default-mode setting).")
     var mode: SessionMode?
 
-    @Option(help: "Attempts for Challenge and Fear (1 to 99) for the first idle tap.")
+    @Option(help: "Attempts for \(SessionMode.attemptModesText) (1 to 99) for the first idle tap.")
     var attempts: Int?
 
-    @Option(help: "Repetitions for Passive (1 to 99) for the first idle tap.")
+    @Option(help: "Repetitions for \(SessionMode.boundaryModesText) (1 to 99) for the first idle tap.")
     var repetitions: Int?
 
     @Flag(name: .customLong("i-understand-fear-mode"), help: "Opt in to Fear Mode (or: chronoception settings set fear-mode on); otherwise a Fear configuration runs as Challenge.")
@@ -37,6 +37,12 @@ struct RunCommand: ParsableCommand {
     /// Tests only: where the first-boot problem marker is looked for (the device's is fixed).
     @Option(name: .customLong("first-boot-problems"), help: .hidden)
     var firstBootProblems: String?
+
+    func validate() throws {
+        // Each count for the mode it is for; the first idle tap's mode is not known yet.
+        try SessionArgumentCheck.check(mode: .challenge, count: attempts)
+        try SessionArgumentCheck.check(mode: .passive, count: repetitions)
+    }
 
     func run() throws {
         if firstBootProblems != nil { try TestMode.require(for: "--first-boot-problems") }

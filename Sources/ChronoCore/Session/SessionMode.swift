@@ -22,5 +22,18 @@ public enum SessionMode: String, Hashable, Sendable, CaseIterable {
     public var title: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 
     /// The modes in words, for messages that list them: "challenge, fear, passive or reproduction".
-    public static let listText = "challenge, fear, passive or reproduction"
+    /// Made from the cases, so a mode added is named everywhere a list of them is printed.
+    public static let listText = listed(allCases.map(\.rawValue), last: "or")
+
+    /// The modes made of attempts, by title, for help and labels: "Challenge, Fear and Reproduction".
+    public static let attemptModesText = listed(allCases.filter(\.usesAttempts).map(\.title), last: "and")
+
+    /// The modes made of boundaries, by title: "Passive".
+    public static let boundaryModesText = listed(allCases.filter { !$0.usesAttempts }.map(\.title), last: "and")
+
+    /// "a, b and c" (`last` joins the final two).
+    static func listed(_ names: [String], last: String) -> String {
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " \(last) " + names[names.count - 1]
+    }
 }

@@ -42,6 +42,9 @@ public enum HealthNotes {
         return "\(records) held back: the wall clock was not synchronised when \(held == 1 ? "its session" : "their sessions") started.\(hint)"
     }
 
+    /// The one line said after a session whose health record is held back for the wall clock.
+    public static let sessionHeldBack = "Health log: this session's record is held back until the wall clock is synchronised (the kernel says it is not); it is written then. If this machine's clock never reports synchronised (a desktop, a container), `chronoception settings set wall-clock-check off` trusts it as it is."
+
     /// The state file's health text: `on`, `off`, `failing: …`, or `on (N held back: …)`.
     static func stateText(settings: StoreSettings, store: ChronoStore) -> String {
         let status = settings.healthStatus

@@ -36,6 +36,10 @@ final class StoreSessionRecorder: SessionRecorder {
             if case .failed(let reason, true) = result.health {
                 report("warning: health log: writing failed (\(reason)). The session is saved; health logging is stopped until `chronoception health enable`.")
             }
+            // A record held back for the wall clock is said with the session, not only in `health status`.
+            if case .owed = result.health, (try? store.session(id: finish.sessionID))?.healthLedger?.reasonCode == "clock_unsynchronised" {
+                report(HealthNotes.sessionHeldBack)
+            }
         } catch {
             // Nothing the person did may be lost: the session goes to a fallback file (and standard
             // error) to be imported later, and the command ends with status 74.

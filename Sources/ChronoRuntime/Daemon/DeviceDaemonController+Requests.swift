@@ -74,9 +74,9 @@ extension DeviceDaemonController {
     func requestedConfiguration(_ request: StartRequest) throws(ConfigurationError) -> SessionConfiguration {
         switch request {
         case .preset(let interval):
-            // A preset is the person's own, outside any study.
-            let last = ownConfiguration()
-            return try snapshot.configuration(mode: last.mode, interval: interval, count: last.plannedCount)
+            // A preset by name is the default mode at that interval, with that mode's count from
+            // the settings (`start --preset`'s promise), and the person's own, outside any study.
+            return try snapshot.configuration(mode: snapshot.defaults.mode, interval: interval, count: nil)
         case .explicit(let mode, let interval, let count):
             return try snapshot.configuration(mode: mode, interval: interval, count: count)
         case .lastConfiguration:

@@ -7,10 +7,10 @@ import ChronoSync
 extension SettingKey {
     public var summary: String {
         switch self {
-        case .defaultMode: return "Mode a new session uses: challenge, passive, or fear (needs fear-mode on)."
+        case .defaultMode: return "Mode a new session uses: \(SessionMode.listText) (fear needs fear-mode on)."
         case .defaultInterval: return "Interval a new session uses, e.g. 5m, 90, 1m30s (10s to 120m 59s)."
-        case .defaultAttempts: return "Attempts per Challenge or Fear session (1 to 99)."
-        case .defaultRepetitions: return "Repetitions per Passive session (1 to 99)."
+        case .defaultAttempts: return "Attempts per \(SessionMode.attemptModesText) session (1 to 99)."
+        case .defaultRepetitions: return "Repetitions per \(SessionMode.boundaryModesText) session (1 to 99)."
         case .fearMode: return "Fear Mode opt-in: on or off. An experiment, off by default."
         case .fearThreshold: return "Fear Mode plays its sound from this error, as a fraction (0.10 = 10 %)."
         case .healthLogging: return "Write completed sessions to the health log: on or off (status: chronoception health status)."
@@ -46,7 +46,7 @@ extension SettingKey {
         switch self {
         case .defaultMode:
             guard let mode = SessionMode(rawValue: text.lowercased()) else {
-                throw .invalidValue("'\(text)' is not a mode. Use challenge, fear, passive or reproduction.")
+                throw .invalidValue("'\(text)' is not a mode. Use \(SessionMode.listText).")
             }
             // A stored default outlives any process, so only the setting's own opt-in counts here.
             if !FearPermission(optIn: false, settingOn: current.session.fearModeOn).allowsByName(mode) {

@@ -37,9 +37,9 @@ struct StartCommand: ParsableCommand {
         abstract: "Start a session on the running device (`chronoception run`): the last configuration, a preset, or a mode and interval.")
 
     @Option(help: "Start the default mode at this interval (e.g. 30s, 5m).") var preset: String?
-    @Option(help: "challenge, fear, passive or reproduction (needs --interval).") var mode: SessionMode?
+    @Option(help: "\(SessionMode.listText) (needs --interval).") var mode: SessionMode?
     @Option(help: "The interval, e.g. 30s, 5m, 1m30s (10s to 120m 59s).") var interval: String?
-    @Option(help: "Attempts (Challenge, Fear) or repetitions (Passive), 1 to 99.") var count: Int?
+    @Option(help: "Attempts (\(SessionMode.attemptModesText)) or repetitions (\(SessionMode.boundaryModesText)), 1 to 99.") var count: Int?
     @OptionGroup var socket: SocketOption
 
     func validate() throws {
@@ -47,7 +47,7 @@ struct StartCommand: ParsableCommand {
             throw ValidationError("Give either --preset or --mode with --interval (and --count), not both.")
         }
         if mode == nil && (interval != nil || count != nil) {
-            throw ValidationError("--interval and --count need --mode (challenge, fear, passive or reproduction); or use --preset 30s.")
+            throw ValidationError("--interval and --count need --mode (\(SessionMode.listText)); or use --preset 30s.")
         }
         if mode != nil && interval == nil { throw ValidationError("--mode needs --interval, e.g. --interval 5m.") }
         for text in [preset, interval].compactMap({ $0 }) {

@@ -62,6 +62,13 @@ struct HealthCommand: ParsableCommand {
         func run() throws {
             try reportingFailures {
                 let opened = try store.openStore()
+                // A log that cannot be written is refused now, not found out after the next session.
+                let path = try opened.settings().healthLogPath
+                if let problem = HealthLogWritability.problem(path: path) {
+                    throw CommandFailure(
+                        message: "The health log \(path) cannot be written: \(problem). Choose a file you can write with `chronoception settings set health-log-file /path/to/health.jsonl` (or make its folder writable), then run `chronoception health enable` again; nothing was changed.",
+                        status: .permission)
+                }
                 try opened.setSetting(.healthLogging, to: "on", nowUnixSeconds: nowUnixSeconds)
                 let status = try opened.healthLogStatus()
                 print("Health logging: on (\(status.path))")

@@ -67,8 +67,8 @@ struct SettingsCommand: ParsableCommand {
 
 func settingKey(_ text: String) throws -> SettingKey {
     guard let key = SettingKey(rawValue: text) else {
-        let known = SettingKey.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n")
-        throw CommandFailure(message: "\(TerminalSafeText.quoted(text)) is not a setting. Settings:\n\(known)", status: .usage)
+        throw CommandFailure(message: "\(TerminalSafeText.quoted(text)) is not a setting. The settings, each with the values it takes:",
+                             status: .usage, detail: SettingKey.allCases.map { "  \($0.rawValue): \($0.summary)" })
     }
     return key
 }

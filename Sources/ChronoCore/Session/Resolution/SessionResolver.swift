@@ -47,7 +47,8 @@ public enum SessionResolver {
                         gestures: gestures(flags: flags, settings: settings, board: board),
                         fearThreshold: flags.fearThreshold ?? settings.fearThreshold,
                         attempts: flags.attempts ?? settings.defaultAttempts,
-                        repetitions: flags.repetitions ?? settings.defaultRepetitions)
+                        repetitions: flags.repetitions ?? settings.defaultRepetitions,
+                        mode: fearPermission(flags: flags, settings: settings).mode(fromDefaults: settings.defaultMode))
     }
 
     /// A session of `mode` (the command's, or the flag's, or the setting's): interval and count from the
