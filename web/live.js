@@ -77,7 +77,8 @@ function startEvents() {
 // score, or why there is none), and the page on show takes the new session in (Home's last session,
 // Progress) without a reload. Only the session the card still shows is drawn.
 async function showFinished(item) {
-  if (item.session_id && item.status === "completed") {
+  // The device names a session by its UUID; anything else names no stored session, so it is not asked for.
+  if (item.status === "completed" && new RegExp(`^${SESSION_ID.source}$`, "i").test(item.session_id || "")) {
     let session;
     try { session = await api(`/sessions/${encodeURIComponent(item.session_id)}`); } catch (_) { session = null; }
     if (session && live && live.finished && live.finished.session_id === item.session_id) {

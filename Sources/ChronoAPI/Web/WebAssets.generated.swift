@@ -468,7 +468,7 @@ async function afterSession() {
 <link rel="stylesheet" href="/app.css?v=be4d58845f64cbe6">
 <script src="/format.js?v=f22f1920e2fd726f" defer></script>
 <script src="/core.js?v=68127e1902e67f46" defer></script>
-<script src="/live.js?v=27595cafbbc28d35" defer></script>
+<script src="/live.js?v=917073233e1f7d52" defer></script>
 <script src="/home.js?v=b31e422ef67edd5c" defer></script>
 <script src="/progress.js?v=6a399d3b0f24e93f" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
@@ -497,7 +497,7 @@ async function afterSession() {
 </main>
 </body>
 </html>
-"""#####, "4f307fdc2eda162a"),
+"""#####, "56982552dcb15911"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -653,7 +653,8 @@ function startEvents() {
 // score, or why there is none), and the page on show takes the new session in (Home's last session,
 // Progress) without a reload. Only the session the card still shows is drawn.
 async function showFinished(item) {
-  if (item.session_id && item.status === "completed") {
+  // The device names a session by its UUID; anything else names no stored session, so it is not asked for.
+  if (item.status === "completed" && new RegExp(`^${SESSION_ID.source}$`, "i").test(item.session_id || "")) {
     let session;
     try { session = await api(`/sessions/${encodeURIComponent(item.session_id)}`); } catch (_) { session = null; }
     if (session && live && live.finished && live.finished.session_id === item.session_id) {
@@ -808,7 +809,7 @@ function renderLive() {
   const answer = document.querySelector("[data-role=start-answer]");
   if (back && answer) answer.textContent = "";
 }
-"""#####, "27595cafbbc28d35"),
+"""#####, "917073233e1f7d52"),
         "/note.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a session's note ("tired", "after coffee") on the session page, and the
 // note's muted line in session lists. The device's one validator decides (trimmed, one line, at most
