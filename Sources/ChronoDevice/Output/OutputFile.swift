@@ -77,8 +77,14 @@ enum OutputFile {
 
     private static func writeInPlace(_ path: String, _ text: String) throws(OutputError) {
         let shown = TerminalSafeText.quoted(path, limit: 200)
-        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .writeFailed(shown, errno: errno) }
+        // Non-blocking to open: a FIFO nobody reads would otherwise hang the command for ever (ENXIO
+        // says so at once); the writes then block as usual.
+        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            if errno == ENXIO { throw .refused(path, because: "it is a FIFO (or socket) that no process is reading") }
+            throw .writeFailed(shown, errno: errno)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var failure: Int32 = 0
         if !writeAll(descriptor, text) { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
