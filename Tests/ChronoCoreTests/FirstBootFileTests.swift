@@ -131,7 +131,7 @@ struct FirstBootFileTests {
         #expect(Self.messages(text) == [
             "line 1: 'wifi ssid Home' is not a setting; write key = value, or start the line with # for a comment",
             "line 2: unknown key 'ssid'; did you mean wifi_ssid?",
-            "line 3: unknown key 'password'; did you mean wifi_passphrase?",
+            "line 3: unknown key 'password' looks like a secret's, so its line is removed from the card and not applied; did you mean wifi_passphrase?",
             "line 4: unknown key 'sid'; did you mean wifi_ssid?",
             "line 5: unknown key 'colour'; the keys are wifi_country, wifi_ssid, wifi_passphrase, hostname, board, timezone, ssh_key, companion_network",
             "line 6: has no key before '='; write key = value (the keys are wifi_country, wifi_ssid, wifi_passphrase, hostname, board, timezone, ssh_key, companion_network)",

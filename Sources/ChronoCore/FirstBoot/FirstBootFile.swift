@@ -26,16 +26,29 @@ public enum FirstBootFile {
         }
     }
 
-    /// A line holding a secret with a value: its number, key, and whether the value is applied (a
-    /// Wi-Fi passphrase only when the network's name is valid too).
+    /// A line holding a secret with a value (or the lines of a private key pasted in): where it is,
+    /// the key, and whether the value is applied (a Wi-Fi passphrase only when the network's name is
+    /// valid too; a lookalike or a private key never).
     public struct SecretLine: Equatable, Sendable {
         public var line: Int
-        public var key: FirstBootKey
+        /// The last line it spans: a pasted private key runs over several, anything else is one.
+        public var lastLine: Int
+        /// The secret key the line sets; nil for a key that only looks like a secret's (`password`,
+        /// `psk`, `wifi_passphrse`) and for a private key pasted in on lines of its own.
+        public var key: FirstBootKey?
+        /// What the report calls it: the key, the key as written (quoted), or "a private key".
+        public var name: String
         public var valid: Bool
 
         public init(line: Int, key: FirstBootKey, valid: Bool) {
+            self.init(line: line, lastLine: line, key: key, name: key.rawValue, valid: valid)
+        }
+
+        public init(line: Int, lastLine: Int, key: FirstBootKey?, name: String, valid: Bool) {
             self.line = line
+            self.lastLine = lastLine
             self.key = key
+            self.name = name
             self.valid = valid
         }
     }
@@ -63,28 +76,64 @@ public enum FirstBootFile {
         var wifiCountryGiven = false
         var ssidLine: Int?, ssidValue: String?
         var passphraseLine: Int?, credential: FirstBootWiFi.Credential?
-        var refusedEarlier: [(line: Int, key: FirstBootKey, reason: String)] = []
-        for (index, line) in lines(of: text).enumerated() {
+        var refusedEarlier: [(line: Int, lastLine: Int, key: FirstBootKey?, name: String, reason: String)] = []
+        let allLines = lines(of: text)
+        let privateKeys = privateKeyBlocks(allLines.map(\.content))
+        var insidePrivateKey = 0
+        for (index, line) in allLines.enumerated() {
             let number = index + 1
+            // A private key pasted in is one secret: its lines are never read as settings or quoted.
+            if let last = privateKeys[index] {
+                insidePrivateKey = last + 1
+                let key = secretKey(of: line.content)
+                let span = last == index ? "" : " (lines \(number)-\(last + 1))"
+                let message = key == .sshKey
+                    ? "ssh_key is a PRIVATE key\(span): never put it on the card; give the public one (the line in the .pub file beside it) and make a new key pair, since this one was exposed"
+                    : "a PRIVATE key is pasted here\(span): it is removed from the card; never put it there: give the public one (the line in the .pub file beside it) as ssh_key, and make a new key pair, since this one was exposed"
+                reading.problems.append(FirstBootProblem(line: number, key: key?.rawValue, message: message))
+                reading.secretLines.append(SecretLine(line: number, lastLine: last + 1, key: key, name: key?.rawValue ?? "a private key", valid: false))
+                continue
+            }
+            if index < insidePrivateKey { continue }
             let trimmed = withoutByteOrderMark(line.content).trimmingWhitespace
             if trimmed.isEmpty { continue }
             if trimmed.hasPrefix("#") {
                 if trimmed.hasPrefix(FirstBootKey.wifiPassphrase.appliedComment) { reading.settings.keepsEarlierWiFi = true }
                 if trimmed.hasPrefix(FirstBootKey.sshKey.appliedComment) { reading.settings.keepsEarlierSSH = true }
+                // A removed private key's further lines follow its first as comments of their own.
+                let lastLine = number + allLines[(index + 1)...].prefix { withoutByteOrderMark($0.content).trimmingWhitespace == removedContinuationComment }.count
                 for key in [FirstBootKey.wifiPassphrase, .sshKey] where trimmed.hasPrefix(key.refusedPrefix) {
-                    refusedEarlier.append((number, key, String(trimmed.dropFirst(key.refusedPrefix.count))))
+                    refusedEarlier.append((number, lastLine, key, key.rawValue, String(trimmed.dropFirst(key.refusedPrefix.count))))
+                }
+                if let removed = removedEarlier(trimmed) {
+                    refusedEarlier.append((number, lastLine, nil, removed.name, removed.reason))
                 }
                 continue
             }
             func problem(_ key: String?, _ message: String) {
                 reading.problems.append(FirstBootProblem(line: number, key: key, message: message))
             }
+            // A secret's line is removed whatever is wrong with it, and named by its key alone.
+            let secret = secretKey(of: line.content)
+            let lookalike = secret == nil ? lookalikeSecretKey(of: line.content) : nil
+            func removed(_ key: FirstBootKey?, _ message: String) {
+                problem(key?.rawValue, message)
+                let name = key?.rawValue ?? TerminalSafeText.quoted(lookalike ?? "", limit: 30)
+                reading.secretLines.append(SecretLine(line: number, lastLine: number, key: key, name: name, valid: false))
+            }
             if trimmed.unicodeScalars.contains("\u{FFFD}") {
-                problem(nil, "holds bytes that are not UTF-8 text; save the file as UTF-8 (or plain ASCII) and write this line again")
+                let message = "holds bytes that are not UTF-8 text; save the file as UTF-8 (or plain ASCII) and write this line again"
+                if secret != nil || lookalike != nil { removed(secret, message + " (it is removed from the card: it looks like a secret)") } else { problem(nil, message) }
                 continue
             }
             guard let equals = trimmed.firstIndex(of: "=") else {
-                problem(nil, "\(TerminalSafeText.quoted(trimmed, limit: 30)) is not a setting; write key = value, or start the line with # for a comment")
+                if let lookalike {
+                    let meant = FirstBootKey(written: lookalike) ?? meantSecret(lookalike)
+                    let fix = meant.map { "write \($0.rawValue) = …" } ?? "the secrets this file takes are wifi_passphrase and ssh_key (key = value)"
+                    removed(nil, "starts with \(TerminalSafeText.quoted(lookalike, limit: 30)) but is not a setting (no '='); it looks like a secret, so it is removed from the card and not applied; \(fix)")
+                } else {
+                    problem(nil, "\(TerminalSafeText.quoted(trimmed, limit: 30)) is not a setting; write key = value, or start the line with # for a comment")
+                }
                 continue
             }
             let written = String(trimmed[..<equals]).trimmingWhitespace
@@ -95,7 +144,10 @@ public enum FirstBootFile {
             }
             guard let key = FirstBootKey(written: written) else {
                 let shown = "unknown key \(TerminalSafeText.quoted(written, limit: 30))"
-                if let near = FirstBootKey.suggestion(for: written) {
+                if lookalike != nil {
+                    removed(nil, "\(shown) looks like a secret's, so its line is removed from the card and not applied; "
+                        + (meantSecret(written).map { "did you mean \($0.rawValue)?" } ?? "the secrets this file takes are wifi_passphrase and ssh_key"))
+                } else if let near = FirstBootKey.suggestion(for: written) {
                     problem(written, "\(shown); did you mean \(near.rawValue)?")
                 } else {
                     problem(written, "\(shown); the keys are \(FirstBootKey.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -172,11 +224,16 @@ public enum FirstBootFile {
         }
         // A secret refused on an earlier run is the same problem on the same line, until a valid value
         // of its key is given again.
+        // A lookalike or a private key removed earlier: until a secret the file takes is given.
         for earlier in refusedEarlier {
-            let givenAgain = earlier.key == .wifiPassphrase ? reading.settings.wifi != nil : !reading.settings.sshKeys.isEmpty
+            let givenAgain = switch earlier.key {
+            case .wifiPassphrase?: reading.settings.wifi != nil
+            case .sshKey?: !reading.settings.sshKeys.isEmpty
+            default: reading.settings.wifi != nil || !reading.settings.sshKeys.isEmpty || reading.settings.keepsEarlierWiFi || reading.settings.keepsEarlierSSH
+            }
             guard !givenAgain else { continue }
-            reading.problems.append(FirstBootProblem(line: earlier.line, key: earlier.key.rawValue, message: earlier.reason))
-            reading.secretLines.append(SecretLine(line: earlier.line, key: earlier.key, valid: false))
+            reading.problems.append(FirstBootProblem(line: earlier.line, key: earlier.key?.rawValue, message: earlier.reason))
+            reading.secretLines.append(SecretLine(line: earlier.line, lastLine: earlier.lastLine, key: earlier.key, name: earlier.name, valid: false))
         }
         reading.secretLines.sort { $0.line < $1.line }
         // In line order, those of the whole file last; each line's in the order found.
@@ -193,19 +250,41 @@ public enum FirstBootFile {
     public static func removingSecrets(from text: String, outcomes: [Int: SecretOutcome]) -> String? {
         var output = ""
         var changed = false
-        for (index, line) in lines(of: text).enumerated() {
+        let allLines = lines(of: text)
+        let privateKeys = privateKeyBlocks(allLines.map(\.content))
+        var index = 0
+        while index < allLines.count {
+            let line = allLines[index]
             let number = index + 1
-            guard let outcome = outcomes[number], let key = secretKey(of: line.content) else {
+            index += 1
+            guard let outcome = outcomes[number] else {
                 output += line.content + line.ending
                 continue
             }
+            let key = secretKey(of: line.content)
             let bom = number == 1 && line.content.unicodeScalars.first == "\u{FEFF}" ? "\u{FEFF}" : ""
+            var ending = line.ending
             let comment: String
-            switch outcome {
-            case .applied: comment = key.appliedComment
-            case .refused(let reason): comment = key.refusedComment(reason: reason)
+            if let last = privateKeys[number - 1] {
+                // The whole block goes; each further line becomes a comment, so that the lines after
+                // it keep their numbers (and a later run's problems are the same on the same lines).
+                let reason: String = if case .refused(let reason) = outcome { reason } else { "a PRIVATE key was pasted here" }
+                comment = key.map { $0.refusedComment(reason: reason) } ?? removedComment(name: "a private key", reason: reason)
+                ending = line.ending + allLines[index..<(last + 1)].map { removedContinuationComment + $0.ending }.joined()
+                index = last + 1
+            } else if let key {
+                switch outcome {
+                case .applied: comment = key.appliedComment
+                case .refused(let reason): comment = key.refusedComment(reason: reason)
+                }
+            } else if let written = lookalikeSecretKey(of: line.content) {
+                let reason: String = if case .refused(let reason) = outcome { reason } else { "its key looks like a secret's" }
+                comment = removedComment(name: TerminalSafeText.quoted(written, limit: 30), reason: reason)
+            } else {
+                output += line.content + line.ending
+                continue
             }
-            output += bom + comment + line.ending
+            output += bom + comment + ending
             changed = true
         }
         return changed ? output : nil

@@ -18,7 +18,10 @@ public enum FirstBootReport {
         }
         if !removed.isEmpty {
             lines.append("")
-            let words = removed.map { "\($0.key.rawValue) (line \($0.line)\($0.valid ? "" : ", not applied"))" }
+            let words = removed.map { secret in
+                let lines = secret.lastLine > secret.line ? "lines \(secret.line)-\(secret.lastLine)" : "line \(secret.line)"
+                return "\(secret.name) (\(lines)\(secret.valid ? "" : ", not applied"))"
+            }
             lines.append("Removed from chronoception.txt: \(words.joined(separator: ", ")).")
         }
         return lines.joined(separator: "\n") + "\n"

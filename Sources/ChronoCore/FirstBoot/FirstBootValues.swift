@@ -47,37 +47,84 @@ public enum FirstBootValues {
         return .success(.passphrase(text))
     }
 
-    /// A host name: one RFC 1123 label (letters, digits and hyphens, 1 to 63, no hyphen at either
-    /// end), lower case out. The device answers as NAME.local over mDNS.
+    /// A host name: one RFC 1123 label (ASCII letters, digits and hyphens, 1 to 63 bytes, no hyphen at
+    /// either end), lower case out. Checked as bytes, as the kernel and the resolver see it: a
+    /// combining mark, a joiner or a variation selector is a byte sequence of its own, not part of a
+    /// letter (`İ` is not `i`). The device answers as NAME.local over mDNS.
     public static func hostname(_ text: String) -> Result<String, Refusal> {
-        let name = text.lowercased()
-        let shown = "hostname \(TerminalSafeText.quoted(text, limit: 70))"
-        if name.contains(".") {
-            let label = String(name.prefix { $0 != "." })
+        let bytes = text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        let shown = "hostname \(shownBounded(text, limit: 70))"
+        if let dot = bytes.firstIndex(of: UInt8(ascii: ".")) {
+            let label = String(decoding: bytes[..<dot], as: UTF8.self)
             if case .success(let fixed) = hostname(label) {
                 return .failure(Refusal("\(shown) has dots; give one name without them: \(fixed) (the device answers as \(fixed).local)"))
             }
             return .failure(Refusal("\(shown) has dots; give one name of letters, digits and hyphens, such as \(FirstBootSettings.defaultHostname)"))
         }
-        let allowed = name.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
-        if !allowed || name.hasPrefix("-") || name.hasSuffix("-") {
-            let fixed = suggestedLabel(name)
+        let allowed = bytes.allSatisfy(isHostnameByte)
+        if !allowed || bytes.first == UInt8(ascii: "-") || bytes.last == UInt8(ascii: "-") {
+            let fixed = suggestedLabel(text)
             let fix = fixed.isEmpty ? "such as \(FirstBootSettings.defaultHostname)" : fixed
-            let what = allowed ? "may not start or end with a hyphen" : "may hold only letters a-z, digits and hyphens"
+            let what: String
+            if allowed {
+                what = "may not start or end with a hyphen"
+            } else if let foreign = text.unicodeScalars.first(where: { !$0.isASCII }) {
+                what = "may hold only letters a-z, digits and hyphens (ASCII), and holds U+\(hex(foreign.value))\(describe(foreign))"
+            } else {
+                what = "may hold only letters a-z, digits and hyphens"
+            }
             return .failure(Refusal("\(shown) \(what); use \(fix)"))
         }
-        guard name.count <= 63 else {
-            return .failure(Refusal("\(shown) is \(name.count) characters long; a host name has at most 63; use \(String(name.prefix(63)).trimmingHyphens)"))
+        guard bytes.count <= 63 else {
+            let cut = String(decoding: bytes.prefix(63), as: UTF8.self).trimmingHyphens
+            return .failure(Refusal("\(shown) is \(bytes.count) characters long; a host name has at most 63; use \(cut)"))
         }
-        return .success(name)
+        return .success(String(decoding: bytes, as: UTF8.self))
     }
 
-    /// `name` with every run of other characters made one hyphen, and no hyphen at either end.
+    /// a-z, 0-9 and `-` (upper case is folded before).
+    private static func isHostnameByte(_ byte: UInt8) -> Bool {
+        (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: "-")
+    }
+
+    /// What a character that cannot be seen in the quote is, so the message says what to delete.
+    private static func describe(_ scalar: Unicode.Scalar) -> String {
+        if (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value) { return ", a variation selector" }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return ", a combining mark"
+        case .format: return scalar.value == 0x200D ? ", a zero-width joiner" : ", an invisible formatting character"
+        default:
+            return " ('\(Character(scalar))'), which is not a letter a-z"
+        }
+    }
+
+    /// `text` quoted for a message, cut to `limit` Unicode scalars first: a quote counts characters,
+    /// and one character can carry thousands of combining marks.
+    static func shownBounded(_ text: String, limit: Int) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > limit else { return TerminalSafeText.quoted(text, limit: limit) }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: scalars.prefix(limit))
+        return TerminalSafeText.quoted(String(kept) + "…(\(text.utf8.count) bytes)", limit: limit + 20)
+    }
+
+    /// `name` as a label that is valid: ASCII letters and digits kept (lower case), the marks, joiners
+    /// and selectors that ride on them dropped, every run of anything else made one hyphen, no hyphen
+    /// at either end, at most 63 bytes.
     static func suggestedLabel(_ name: String) -> String {
         var label = ""
-        for character in name {
-            let keep = character.isASCII && (character.isLetter || character.isNumber)
-            if keep { label.append(character) } else if !label.hasSuffix("-") { label.append("-") }
+        // Lower case first: `İ` becomes `i` and a combining dot, which is dropped below.
+        for scalar in name.lowercased().unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                label.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark, .format: continue
+            default: break
+            }
+            if (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value) { continue }
+            if !label.hasSuffix("-") { label.append("-") }
         }
         return String(label.trimmingHyphens.prefix(63)).trimmingHyphens
     }

@@ -92,7 +92,7 @@ public struct FirstBootApplier {
                 ? plan.writesWiFi && !failed.contains(FirstBootPlan.Path.wifi)
                 : plan.writesSSHKeys && !failed.contains(FirstBootPlan.Path.authorizedKeys)
             if !secret.valid {
-                let reason = reading.problems.first { $0.line == secret.line }?.message ?? "\(secret.key.rawValue) is not valid"
+                let reason = reading.problems.first { $0.line == secret.line }?.message ?? "\(secret.name) is not valid"
                 secretOutcomes[secret.line] = .refused(reason: reason)
             } else if written {
                 secretOutcomes[secret.line] = .applied
@@ -138,9 +138,10 @@ public struct FirstBootApplier {
     }
 
     /// The first-boot file at `path` as `first-boot check` reads it: at most `FirstBootFile.maximumBytes`
-    /// (and one byte more, to know it went on); nil when it is not a regular file that can be read.
+    /// (and one byte more, to know it went on); nil when it is not a regular file that can be read
+    /// (opened without blocking, so a FIFO is refused at once).
     public static func readFile(atPath path: String) -> (bytes: [UInt8], complete: Bool)? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()

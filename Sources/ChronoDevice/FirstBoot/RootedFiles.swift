@@ -9,6 +9,8 @@ import Glibc
 /// symbolic link on the way that leads out is refused), and a file is replaced by renaming a synced
 /// temporary file over it, so a link in its place is replaced, not followed, and a power cut leaves
 /// the old file or the new one — never half of one (the boot partition is FAT, the device a wearable).
+/// Files are opened without following links and without blocking, and only regular files are read or
+/// replaced: a FIFO, device, socket or folder where a file should be is refused at once, not waited on.
 struct RootedFiles {
     /// The base as given (for messages) and as resolved.
     let base: String
@@ -37,7 +39,7 @@ struct RootedFiles {
     /// the limit (the first-boot file: `FirstBootFile.maximumBytes`).
     func readBytes(_ relative: String, limit: Int?) -> (bytes: [UInt8], complete: Bool)? {
         guard let parent = try? folder(of: relative, create: nil) else { return nil }
-        let descriptor = open(parent + "/" + PathText.lastComponent(of: relative), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = open(parent + "/" + PathText.lastComponent(of: relative), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
@@ -82,6 +84,7 @@ struct RootedFiles {
     func write(_ relative: String, _ text: String, mode: mode_t?, folderMode: mode_t = 0o755) throws(RootedFileError) {
         let parent = try folder(of: relative, create: folderMode)
         let name = PathText.lastComponent(of: relative)
+        try refuseSpecialFile(parent + "/" + name, relative)
         var template = Array("\(parent)/.\(name).first-boot-XXXXXX".utf8CString)
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw failure(relative, errno) }
@@ -109,6 +112,7 @@ struct RootedFiles {
     func link(_ relative: String, to target: String) throws(RootedFileError) {
         let parent = try folder(of: relative, create: 0o755)
         let name = PathText.lastComponent(of: relative)
+        try refuseSpecialFile(parent + "/" + name, relative)
         let temporary = "\(parent)/.\(name).first-boot-link"
         unlink(temporary)
         guard symlink(target, temporary) == 0 else { throw failure(relative, errno) }
@@ -147,6 +151,24 @@ struct RootedFiles {
             current = real
         }
         return current
+    }
+
+    /// Refuses to replace what is at `path` unless it is a regular file or a symbolic link (or nothing):
+    /// a FIFO, device or socket there is someone else's, and a folder is not a file.
+    private func refuseSpecialFile(_ path: String, _ relative: String) throws(RootedFileError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        let kind: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFLNK: return
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFDIR: kind = "a folder"
+        case S_IFSOCK: kind = "a socket"
+        case S_IFCHR, S_IFBLK: kind = "a device node"
+        default: kind = "not a regular file"
+        }
+        throw RootedFileError(path: shown(relative), reason: "it is \(kind), not a regular file, so nothing was read or written there; remove it (it is no file of the system's) and apply again",
+                              errno: EEXIST)
     }
 
     private func syncFolder(_ path: String) {
