@@ -47,15 +47,20 @@ public struct SyncReceipt: Codable, Hashable, Sendable {
     /// The study assignment of the device's participant on this collector (issue 24's contract item
     /// 6); absent when there is none, and always from collectors older than studies.
     public var study: SyncedStudyAssignment?
+    /// Sessions of the batch the collector refused one by one (a study tag that is not the device's
+    /// own participant's, docs/SYNC.md "Study tags at ingest"): not stored there, acknowledged with
+    /// the rest so they never block the outbox. Absent when none, and from older collectors.
+    public var refused: [SyncRefusedSession]?
 
     public init(protocolVersion: Int = SyncProtocol.version, accepted: Int, duplicates: Int, acknowledgedThrough: Int64,
-                preferences: [StampedPreference], study: SyncedStudyAssignment? = nil) {
+                preferences: [StampedPreference], study: SyncedStudyAssignment? = nil, refused: [SyncRefusedSession]? = nil) {
         self.protocolVersion = protocolVersion
         self.accepted = accepted
         self.duplicates = duplicates
         self.acknowledgedThrough = acknowledgedThrough
         self.preferences = preferences
         self.study = study
+        self.refused = refused
     }
 
     enum CodingKeys: String, CodingKey {
@@ -64,6 +69,26 @@ public struct SyncReceipt: Codable, Hashable, Sendable {
         case acknowledgedThrough = "acknowledged_through"
         case preferences
         case study
+        case refused
+    }
+}
+
+/// One session a collector refused on its own while taking the rest of the batch: its id, the rule
+/// it broke (`session_study_participant`, `session_study_protocol`) and the reason in a sentence.
+public struct SyncRefusedSession: Codable, Hashable, Sendable {
+    public var sessionID: String
+    public var rule: String
+    public var reason: String
+
+    public init(sessionID: String, rule: String, reason: String) {
+        self.sessionID = sessionID
+        self.rule = rule
+        self.reason = reason
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case sessionID = "session_id"
+        case rule, reason
     }
 }
 

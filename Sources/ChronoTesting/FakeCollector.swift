@@ -27,7 +27,15 @@ public final class FakeCollector: @unchecked Sendable {
         public var loseAnswers = 0
         /// The study assignment every receipt carries (`SyncReceipt.study`); nil: none.
         public var study: SyncedStudyAssignment?
+        /// A hostile collector: when set, a batch it stores is answered (200) with this body, made
+        /// from the batch and the receipt it would have sent.
+        public var receiptBody: (@Sendable (SyncBatch, SyncReceipt) -> Data)?
+        /// A hostile collector: when set, an enrolment it grants is answered (200) with this body.
+        public var grantBody: Data?
     }
+
+    /// The collector's own id in its grants.
+    public static let collectorID = "00000000-0000-4000-8000-00000000fa4e"
 
     public init(codes: Set<String> = []) {
         state.codes = codes
@@ -57,7 +65,8 @@ public final class FakeCollector: @unchecked Sendable {
         guard state.codes.remove(request.code) != nil else { return error(403, SyncRefusalCode.codeRefused.rawValue, "the code is unknown, used or expired") }
         let key = "key-" + request.deviceID
         state.keys[request.deviceID] = key
-        return (200, try! JSONEncoder().encode(EnrolmentGrant(collectorID: "fake-collector", deviceName: "participant-1", key: key)))
+        if let body = state.grantBody { return (200, body) }
+        return (200, try! JSONEncoder().encode(EnrolmentGrant(collectorID: collectorID, deviceName: "participant-1", key: key)))
     }
 
     private static func batch(_ state: inout State, _ body: Data, bearer: String?) -> (status: Int, body: Data) {
@@ -84,6 +93,7 @@ public final class FakeCollector: @unchecked Sendable {
         }
         let receipt = SyncReceipt(accepted: accepted, duplicates: duplicates, acknowledgedThrough: batch.cursorThrough, preferences: state.preferences,
                                   study: state.study)
+        if let body = state.receiptBody { return (200, body(batch, receipt)) }
         return (200, try! JSONEncoder().encode(receipt))
     }
 

@@ -46,8 +46,10 @@ public enum StudyNames {
 
     /// Why `text` is not a label, or nil.
     public static func labelProblem(_ text: String, what: String) -> String? {
+        // The one text rule notes use too (`TerminalSafeText.isUnsafe`): no controls, line breaks or
+        // text-direction marks such as U+202E, which would reorder what a page, a terminal or a CSV cell shows.
         guard !text.isEmpty, text.count <= maximumLength, text.trimmingWhitespace == text,
-              !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+              !text.unicodeScalars.contains(where: TerminalSafeText.isUnsafe) else {
             return "\(what) '\(TerminalSafeText.sanitized(text, keepNewlines: false).prefix(80))' is not a label: use 1 to \(maximumLength) printable characters without spaces at the ends, e.g. P017"
         }
         return nil

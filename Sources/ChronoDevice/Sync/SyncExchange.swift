@@ -33,19 +33,43 @@ public struct SyncExchange: Sendable {
         return try store.becomeNewSyncDevice(binding: machine)
     }
 
-    /// What one push did.
+    /// What one push did. Its counts come from receipts that passed `SyncReplyValidation` (each at
+    /// most a batch's size); they are still added with saturation, so no count from outside can trap.
     public struct Summary: Sendable {
         var accepted = 0
         var duplicates = 0
         var pending = 0
+        /// Sessions the collector refused one by one (acknowledged, not stored there), with its reason.
+        public var refusedSessions: [SyncRefusedSession] = []
         public var preferences = SyncPreferenceResult(applied: [], refused: [])
         /// The study assignment the collector's receipt changed, in words ("study sleep-2026@1 assigned
         /// to P017", "study assignment removed"); nil when it stayed as it was.
         public var study: String?
         /// Why the assignment the collector sent was refused (the device keeps the one it had).
         public var studyRefused: String?
-        var sent: Int { accepted + duplicates }
-        public var line: String { "sent \(CountText.of(sent, "session")) (\(accepted) new, \(duplicates) already there); \(pending) pending" }
+        var sent: Int { Self.adding(Self.adding(accepted, duplicates), refusedSessions.count) }
+        public var line: String {
+            let refused = refusedSessions.isEmpty ? "" : ", \(refusedSessions.count) refused by the collector"
+            return "sent \(CountText.of(sent, "session")) (\(accepted) new, \(duplicates) already there\(refused)); \(pending) pending"
+        }
+
+        /// One line per session the collector refused: its id, rule and reason (escaped: the collector's words).
+        public var refusedLines: [String] {
+            refusedSessions.map { "the collector refused session \($0.sessionID) (\($0.rule)): \(TerminalSafeText.sanitized($0.reason, keepNewlines: false))" }
+        }
+
+        /// `a + b`, held at `Int.max` instead of trapping.
+        static func adding(_ a: Int, _ b: Int) -> Int {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            return overflow ? .max : sum
+        }
+
+        /// Adds one validated receipt's counts.
+        mutating func add(_ receipt: SyncReceipt) {
+            accepted = Self.adding(accepted, receipt.accepted)
+            duplicates = Self.adding(duplicates, receipt.duplicates)
+            refusedSessions += receipt.refused ?? []
+        }
     }
 
     /// Enrols with the collector using a one-time code and keeps the grant. A refusal is recorded
@@ -63,11 +87,15 @@ public struct SyncExchange: Sendable {
         let request = EnrolmentRequest(code: code, deviceID: try store.syncDeviceID(), board: board, softwareVersion: softwareVersion)
         let (status, body) = try await transport.post(SyncProtocol.enrolPath, body: try Self.encoder.encode(request), bearer: nil)
         guard status == 200 || status == 201 else { throw Self.refusal(status, body, during: "the enrolment") }
-        guard let grant = try? JSONDecoder().decode(EnrolmentGrant.self, from: body), !grant.key.isEmpty else {
+        guard let decoded = try? JSONDecoder().decode(EnrolmentGrant.self, from: body) else {
             throw SyncFailure(kind: .notACollector, detail: "the answer to the enrolment is not an enrolment grant")
         }
-        guard grant.protocolVersion == SyncProtocol.version else {
-            throw SyncFailure(kind: .protocolMismatch, detail: "the collector answered with protocol \(grant.protocolVersion), this device speaks \(SyncProtocol.version)")
+        guard decoded.protocolVersion == SyncProtocol.version else {
+            throw SyncFailure(kind: .protocolMismatch, detail: "the collector answered with protocol \(decoded.protocolVersion), this device speaks \(SyncProtocol.version)")
+        }
+        let grant: EnrolmentGrant
+        do { grant = try SyncReplyValidation.validated(decoded) } catch {
+            throw SyncFailure(kind: .invalidReply, detail: "the enrolment grant from the collector at \(url) is refused: \(error.problem)")
         }
         let enrolment = SyncEnrolment(collectorURL: url.description, deviceKey: grant.key, collectorID: grant.collectorID,
                                       deviceName: grant.deviceName, enrolledUnixNanoseconds: now())
@@ -115,19 +143,20 @@ public struct SyncExchange: Sendable {
                 continue
             }
             guard status == 200 else { throw Self.refusal(status, body, during: "a batch") }
-            guard let receipt = try? JSONDecoder().decode(SyncReceipt.self, from: body) else {
+            guard let decoded = try? JSONDecoder().decode(SyncReceipt.self, from: body) else {
                 throw SyncFailure(kind: .notACollector, detail: "the answer to a batch is not a sync receipt")
             }
-            guard receipt.protocolVersion == SyncProtocol.version else {
-                throw SyncFailure(kind: .protocolMismatch, detail: "the collector answered with protocol \(receipt.protocolVersion), this device speaks \(SyncProtocol.version)")
+            guard decoded.protocolVersion == SyncProtocol.version else {
+                throw SyncFailure(kind: .protocolMismatch, detail: "the collector answered with protocol \(decoded.protocolVersion), this device speaks \(SyncProtocol.version)")
             }
-            guard receipt.acknowledgedThrough == outbox.through else {
-                throw SyncFailure(kind: .notACollector, detail: "the collector acknowledged through \(receipt.acknowledgedThrough), not the batch's \(outbox.through)")
+            // The one validator, before the store is touched: a refused receipt changes nothing here.
+            let receipt: SyncReceipt
+            do { receipt = try SyncReplyValidation.validated(decoded, for: batch) } catch {
+                throw SyncFailure(kind: .invalidReply, detail: "the receipt from the collector at \(TerminalSafeText.sanitized(enrolment.collectorURL, keepNewlines: false)) is refused: \(error.problem)")
             }
             let applied = try store.recordSyncSuccess(acknowledgedThrough: receipt.acknowledgedThrough, preferences: receipt.preferences,
                                                       nowUnixNanoseconds: now())
-            summary.accepted += receipt.accepted
-            summary.duplicates += receipt.duplicates
+            summary.add(receipt)
             summary.preferences.applied += applied.applied
             summary.preferences.refused = applied.refused
             keepStudy(receipt.study, into: &summary)

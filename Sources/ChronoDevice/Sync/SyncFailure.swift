@@ -1,4 +1,5 @@
 import ChronoCommandLine
+import ChronoCore
 import ChronoSync
 import Foundation
 
@@ -21,6 +22,9 @@ public struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case refusedBatch = "refused_batch"
         /// An answer that is not the sync protocol: the URL points at something else.
         case notACollector = "not_a_collector"
+        /// A reply in the protocol's form that the device's validator refuses (`SyncReplyValidation`):
+        /// counts past the batch, a clock out of range, a key with a line break. Nothing of it is kept.
+        case invalidReply = "invalid_reply"
         /// `https://`: the TLS handshake failed (an untrusted or mismatched certificate, no TLS there).
         case tlsFailed = "tls_failed"
         /// 409 at enrolment: the collector has this device ID enrolled already (a copied data
@@ -44,6 +48,7 @@ public struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case .protocolMismatch: return "the device and the collector run different Chronoception versions: upgrade the older one"
         case .refusedBatch: return "a session the collector will not take stays pending; report this with `chronoception sync status`"
         case .notACollector: return "check the URL points at `chronoception collector` (http://HOST:PORT)"
+        case .invalidReply: return "nothing of that reply was kept and sessions stay pending; check the URL points at a Chronoception collector of this version (`chronoception sync status` shows the collector), and report it to whoever runs the collector"
         case .tlsFailed: return "the collector's certificate must name the URL's host and be signed by a CA this device trusts (/etc/ssl/certs); or use http:// on a trusted network"
         case .deviceEnrolled: return "if this data directory was copied from that device, enrol this machine as a new device: `chronoception sync add URL --code CODE --as-new-device`; if it is that device itself, revoke it on the collector first (`chronoception-collector revoke NAME`), then `sync add` again"
         case .copiedDataDirectory: return "`chronoception sync add URL --code CODE` (a new code from `chronoception-collector enrol NAME`) enrols this machine as a new device, with a new device ID; the device it was copied from is not affected"
@@ -57,14 +62,21 @@ public struct SyncFailure: Error, Hashable, Sendable, CustomStringConvertible {
         switch kind {
         case .noRoute: return .collectorUnreachable
         case .keyRefused, .codeRefused, .deviceEnrolled, .copiedDataDirectory: return .permission
-        case .collectorFull, .protocolMismatch, .refusedBatch, .notACollector, .tlsFailed: return .collectorRefused
+        case .collectorFull, .protocolMismatch, .refusedBatch, .notACollector, .invalidReply, .tlsFailed: return .collectorRefused
         }
     }
 
-    /// The first sentence of a collector's message, without its closing full stop.
+    /// The most characters of a collector's message kept in a failure (it is stored for `sync status`
+    /// and printed: a hostile collector's megabyte of text is neither).
+    static let maximumMessageCharacters = 300
+
+    /// The first sentence of a collector's message, without its closing full stop, shortened and with
+    /// controls escaped (the message is the collector's text, from outside).
     static func problemSentence(_ message: String) -> String {
         let first = message.components(separatedBy: ". ").first ?? message
-        return first.hasSuffix(".") ? String(first.dropLast()) : first
+        let sentence = first.hasSuffix(".") ? String(first.dropLast()) : first
+        let safe = TerminalSafeText.sanitized(sentence, keepNewlines: false)
+        return safe.count <= maximumMessageCharacters ? safe : String(safe.prefix(maximumMessageCharacters)) + "…"
     }
 
     /// The failure for a collector's error answer (`{"error": {"code", "message"}}`) or a bare HTTP status.

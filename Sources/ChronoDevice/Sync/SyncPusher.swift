@@ -127,6 +127,7 @@ final class SyncPusher: @unchecked Sendable {
             if let study = summary.study { report("sync: " + study) }
             for refused in summary.preferences.refused { say("warning: sync: " + refused) }
             if let refused = summary.studyRefused { say("warning: sync: " + refused) }
+            for line in summary.refusedLines { report("warning: sync: " + line) }
             setPendingAfterPush((try? store.syncState().pending) ?? 0)
             return .afterMilliseconds(Int64(SyncRetrySchedule.idlePollSeconds) * 1000)
         } catch let failure as SyncFailure where failure.kind == .copiedDataDirectory {

@@ -71,6 +71,7 @@ struct SyncCommand: ParsableCommand {
                 }
                 if let study = summary.study { print(TerminalSafeText.sanitized(study, keepNewlines: false)) }
                 if let refused = summary.studyRefused { printError("warning: " + TerminalSafeText.sanitized(refused, keepNewlines: false)) }
+                for line in summary.refusedLines { printError("warning: " + line) }
             }
         }
     }
