@@ -156,8 +156,8 @@ public struct ChronoceptionCollector: ParsableCommand {
 /// screen, and the widths are those of what is printed.
 enum DeviceTable {
     static func lines(_ devices: [CollectorDevice]) -> [String] {
-        let rows = [["Name", "Participant", "Board", "Sessions", "Last seen", "State", "Device ID"]] + devices.map { device in
-            [device.name, device.participant ?? "—", device.board, String(device.sessionCount),
+        let rows = [["Name", "Participant", "Board", "Sessions", "Refused", "Last seen", "State", "Device ID"]] + devices.map { device in
+            [device.name, device.participant ?? "—", device.board, String(device.sessionCount), String(device.refusedSessionCount),
              CollectorTimeText.utc(device.lastSeenUnixNanoseconds),
              device.revokedUnixNanoseconds.map { "revoked " + CollectorTimeText.utc($0) } ?? "enrolled", device.id]
                 .map { TerminalSafeText.sanitized($0, keepNewlines: false) }

@@ -243,7 +243,8 @@ struct CollectorStudyTests {
         let statements = CollectorSchema.migrations.prefix(3).flatMap(\.sqlite)
             + ["CREATE TABLE schema_version (version INTEGER NOT NULL)", "INSERT INTO schema_version (version) VALUES (3)"]
         let sessionColumns = CollectorSchema.sessionColumns.prefix(32).map(\.name).joined(separator: ", ")
-        let copies = ["collector_meta": "key, value", "device": "*", "session": sessionColumns,
+        let copies = ["collector_meta": "key, value",
+                      "device": "id, name, participant, board, software_version, key_sha256, enrolled_ns, revoked_ns, last_seen_ns", "session": sessionColumns,
                       "attempt": "session_id, attempt_index, start_mono_ns, tap_mono_ns", "boundary": "*"]
         let program = """
             import sqlite3, sys, json

@@ -18,6 +18,9 @@ struct StudyAnalysisRouteTests {
     func theEstimatesTheirCSVsAndTheTidyExport(kind: StoreKind) async throws {
         try await kind.withStore { store in
             _ = try await F.enrol(store)
+            // The tag is taken for the device's participant and a protocol assigned to them.
+            _ = try await CollectorStudyTests.load(store, try CollectorStudyTests.example())
+            _ = try await CollectorStudyTests.assign(store, "P001")
             var tagged = F.challenge(errorsMilliseconds: [500, -1000, 2000])
             tagged.study = StudyTag(protocolName: "sleep-2026", protocolVersion: 1, participant: "P001", blockIndex: 0,
                                    blockName: "pre", planPosition: 0, condition: "feedback-off", feedbackShown: false)

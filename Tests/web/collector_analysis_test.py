@@ -55,7 +55,11 @@ def test_page(binary, artifacts):
     collector = Collector(binary, work)
     driver = None
     try:
+        # The collector takes a session's study tag only for its device's participant and a protocol
+        # assigned to them (docs/SYNC.md, "Study tags at ingest").
+        collector.cli("protocol", "load", PROTOCOL)
         for index, (participant, weber, bias) in enumerate(PARTICIPANTS):
+            collector.cli("protocol", "assign", "recovery-2026", "--participant", participant, "--seed", str(index + 1))
             data = os.path.join(work, participant)
             run(binary, "simulate-study", "--protocol", PROTOCOL, "--participant", participant, "--participant-index", str(index),
                 "--seed", str(index + 1), "--weber", str(weber), "--bias", str(bias), "--data-dir", data)

@@ -4,14 +4,15 @@ import PostgresNIO
 extension PostgresCollectorStore {
     static let deviceColumns = """
         d.id, d.name, d.participant, d.board, d.software_version, d.enrolled_ns, d.revoked_ns, d.last_seen_ns,
-        (SELECT COUNT(*) FROM session s WHERE s.device_id = d.id)
+        (SELECT COUNT(*) FROM session s WHERE s.device_id = d.id), d.refused_sessions
         """
 
     static func device(_ row: PostgresRandomAccessRow) throws -> CollectorDevice {
         CollectorDevice(id: try row[0].decode(String.self), name: try row[1].decode(String.self), participant: try row[2].decode(String?.self),
                         board: try row[3].decode(String.self), softwareVersion: try row[4].decode(String.self),
                         enrolledUnixNanoseconds: try row[5].decode(Int64.self), revokedUnixNanoseconds: try row[6].decode(Int64?.self),
-                        lastSeenUnixNanoseconds: try row[7].decode(Int64?.self), sessionCount: Int(try row[8].decode(Int64.self)))
+                        lastSeenUnixNanoseconds: try row[7].decode(Int64?.self), sessionCount: Int(try row[8].decode(Int64.self)),
+                        refusedSessionCount: Int(clamping: try row[9].decode(Int64.self)))
     }
 
     /// Every row of a query on a connection (inside a transaction).

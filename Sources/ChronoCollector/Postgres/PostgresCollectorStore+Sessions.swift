@@ -5,15 +5,16 @@ extension PostgresCollectorStore {
     /// One batch, one transaction, a fixed number of round trips whatever its size: the device row
     /// locked, all sessions in one `INSERT … SELECT FROM UNNEST(…) ON CONFLICT DO NOTHING RETURNING id`,
     /// then the new sessions' attempts and boundaries the same way, the preferences merged.
-    public func ingest(_ plan: IngestPlan, deviceID rawDeviceID: String, nowUnixNanoseconds now: Int64) async throws -> SyncReceipt {
+    public func ingest(_ checked: IngestPlan, deviceID rawDeviceID: String, nowUnixNanoseconds now: Int64) async throws -> SyncReceipt {
         let deviceID = rawDeviceID.lowercased()
         let logger = self.logger
         return try await transaction { connection in
-            let devices = try await Self.all(connection, "SELECT name, revoked_ns FROM device WHERE id = \(deviceID) FOR UPDATE", logger)
+            let devices = try await Self.all(connection, "SELECT name, revoked_ns, participant FROM device WHERE id = \(deviceID) FOR UPDATE", logger)
             guard let device = devices.first else {
                 throw CollectorError.keyRefused("The collector has no device \(deviceID). Enrol it with a new code.")
             }
             if try device[1].decode(Int64?.self) != nil { throw CollectorError.keyRefused(CollectorMessages.revoked(try device[0].decode(String.self))) }
+            let (plan, refused) = checked.admitting(try await Self.studyFacts(connection, participant: try device[2].decode(String?.self), logger))
 
             var inserted = Set<String>()
             if !plan.sessions.isEmpty {
@@ -55,10 +56,22 @@ extension PostgresCollectorStore {
             let stored = try await Self.preferences(connection, deviceID: deviceID, logger)
             let merged = PreferenceMerge.merge(stored, plan.preferences)
             try await Self.savePreferences(connection, deviceID: deviceID, merged: merged, stored: stored, logger)
-            try await connection.query("UPDATE device SET last_seen_ns = \(now) WHERE id = \(deviceID)", logger: logger)
+            try await connection.query("UPDATE device SET last_seen_ns = \(now), refused_sessions = refused_sessions + \(Int64(refused.count)) WHERE id = \(deviceID)",
+                                       logger: logger)
             return SyncReceipt(accepted: inserted.count, duplicates: plan.sessions.count - inserted.count,
-                               acknowledgedThrough: plan.batch.cursorThrough, preferences: merged)
+                               acknowledgedThrough: plan.batch.cursorThrough, preferences: merged, refused: refused.isEmpty ? nil : refused)
         }
+    }
+
+    /// What `IngestStudyTags` checks a batch's tags against: the device's participant and every
+    /// protocol that participant was assigned (active or ended).
+    static func studyFacts(_ connection: PostgresConnection, participant: String?, _ logger: Logger) async throws -> IngestStudyFacts {
+        guard let participant else { return IngestStudyFacts(participant: nil, assigned: []) }
+        var assigned = Set<StudyProtocolReference>()
+        for row in try await all(connection, "SELECT protocol_name, protocol_version FROM study_assignment WHERE participant = \(participant)", logger) {
+            assigned.insert(StudyProtocolReference(name: try row[0].decode(String.self), version: Int(try row[1].decode(Int64.self))))
+        }
+        return IngestStudyFacts(participant: participant, assigned: assigned)
     }
 
     /// Sessions this collector has, sent again by their own device: only the note may differ (the

@@ -4,12 +4,13 @@ import GRDB
 extension SQLiteCollectorStore {
     static let deviceColumns = """
         d.id, d.name, d.participant, d.board, d.software_version, d.enrolled_ns, d.revoked_ns, d.last_seen_ns,
-        (SELECT COUNT(*) FROM session s WHERE s.device_id = d.id)
+        (SELECT COUNT(*) FROM session s WHERE s.device_id = d.id), d.refused_sessions
         """
 
     static func device(_ row: Row) -> CollectorDevice {
         CollectorDevice(id: row[0], name: row[1], participant: row[2], board: row[3], softwareVersion: row[4],
-                        enrolledUnixNanoseconds: row[5], revokedUnixNanoseconds: row[6], lastSeenUnixNanoseconds: row[7], sessionCount: row[8])
+                        enrolledUnixNanoseconds: row[5], revokedUnixNanoseconds: row[6], lastSeenUnixNanoseconds: row[7], sessionCount: row[8],
+                        refusedSessionCount: row[9])
     }
 
     public func addEnrolment(_ enrolment: PendingEnrolment, nowUnixNanoseconds now: Int64) async throws {

@@ -2,13 +2,14 @@ import ChronoSync
 import GRDB
 
 extension SQLiteCollectorStore {
-    public func ingest(_ plan: IngestPlan, deviceID rawDeviceID: String, nowUnixNanoseconds now: Int64) async throws -> SyncReceipt {
+    public func ingest(_ checked: IngestPlan, deviceID rawDeviceID: String, nowUnixNanoseconds now: Int64) async throws -> SyncReceipt {
         let deviceID = rawDeviceID.lowercased()
         return try await write { db in
-            guard let device = try Row.fetchOne(db, sql: "SELECT name, revoked_ns FROM device WHERE id = ?", arguments: [deviceID]) else {
+            guard let device = try Row.fetchOne(db, sql: "SELECT name, revoked_ns, participant FROM device WHERE id = ?", arguments: [deviceID]) else {
                 throw CollectorError.keyRefused("The collector has no device \(deviceID). Enrol it with a new code.")
             }
             if (device[1] as Int64?) != nil { throw CollectorError.keyRefused(CollectorMessages.revoked(device[0])) }
+            let (plan, refused) = checked.admitting(try Self.studyFacts(db, participant: device[2]))
             let placeholders = Array(repeating: "?", count: CollectorSchema.sessionColumns.count).joined(separator: ", ")
             let insertSession = try db.cachedStatement(sql: "INSERT INTO session (\(SessionRowCodec.columnList())) VALUES (\(placeholders)) ON CONFLICT DO NOTHING")
             let insertAttempt = try db.cachedStatement(sql: "INSERT INTO attempt (session_id, attempt_index, start_mono_ns, tap_mono_ns, presented_start_mono_ns, presented_end_mono_ns) VALUES (?, ?, ?, ?, ?, ?)")
@@ -38,9 +39,19 @@ extension SQLiteCollectorStore {
             let stored = try Self.preferences(db, deviceID: deviceID)
             let merged = PreferenceMerge.merge(stored, plan.preferences)
             try Self.savePreferences(db, deviceID: deviceID, merged: merged, stored: stored)
-            try db.execute(sql: "UPDATE device SET last_seen_ns = ? WHERE id = ?", arguments: [now, deviceID])
-            return SyncReceipt(accepted: accepted, duplicates: duplicates, acknowledgedThrough: plan.batch.cursorThrough, preferences: merged)
+            try db.execute(sql: "UPDATE device SET last_seen_ns = ?, refused_sessions = refused_sessions + ? WHERE id = ?",
+                           arguments: [now, refused.count, deviceID])
+            return SyncReceipt(accepted: accepted, duplicates: duplicates, acknowledgedThrough: plan.batch.cursorThrough, preferences: merged,
+                               refused: refused.isEmpty ? nil : refused)
         }
+    }
+
+    /// What `IngestStudyTags` checks a batch's tags against: the device's participant and every
+    /// protocol that participant was assigned (active or ended).
+    static func studyFacts(_ db: Database, participant: String?) throws -> IngestStudyFacts {
+        guard let participant else { return IngestStudyFacts(participant: nil, assigned: []) }
+        let rows = try Row.fetchAll(db, sql: "SELECT protocol_name, protocol_version FROM study_assignment WHERE participant = ?", arguments: [participant])
+        return IngestStudyFacts(participant: participant, assigned: Set(rows.map { StudyProtocolReference(name: $0[0], version: $0[1]) }))
     }
 
     static func preferences(_ db: Database, deviceID: String) throws -> [StampedPreference] {

@@ -15,6 +15,7 @@ enum CollectorJSON {
             ("board", .string(device.board)), ("software_version", .string(device.softwareVersion)),
             ("enrolled_at", instant(device.enrolledUnixNanoseconds)), ("revoked_at", instant(device.revokedUnixNanoseconds)),
             ("last_seen_at", instant(device.lastSeenUnixNanoseconds)), ("sessions", .int(device.sessionCount)),
+            ("refused_sessions", .int(device.refusedSessionCount)),
         ])
     }
 

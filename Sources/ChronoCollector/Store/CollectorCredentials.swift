@@ -51,10 +51,11 @@ public enum CollectorCredentials {
         CanonicalUUID(text) != nil
     }
 
-    /// A device or key name: 1 to 64 printable characters.
+    /// A device or key name: 1 to 64 printable characters, by the one text rule notes and labels
+    /// use (`TerminalSafeText.isUnsafe`: no controls, line breaks or text-direction marks).
     public static func validName(_ raw: String) throws(CollectorError) -> String {
         let name = raw.trimmingWhitespace
-        guard !name.isEmpty, name.count <= 64, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !name.isEmpty, name.count <= 64, !name.unicodeScalars.contains(where: TerminalSafeText.isUnsafe) else {
             throw .invalidValue("A name is 1 to 64 printable characters, e.g. P017 or \"Anna's Pi\"; got '\(raw)'.")
         }
         return name

@@ -16,9 +16,13 @@ public struct CollectorDevice: Hashable, Sendable {
     public var lastSeenUnixNanoseconds: Int64?
     /// Sessions stored from this device.
     public var sessionCount: Int
+    /// Sessions from this device refused at ingest for their study tag (`IngestStudyTags`: another
+    /// participant's, or a protocol its participant was never assigned).
+    public var refusedSessionCount: Int
 
     public init(id: String, name: String, participant: String?, board: String, softwareVersion: String,
-                enrolledUnixNanoseconds: Int64, revokedUnixNanoseconds: Int64?, lastSeenUnixNanoseconds: Int64?, sessionCount: Int) {
+                enrolledUnixNanoseconds: Int64, revokedUnixNanoseconds: Int64?, lastSeenUnixNanoseconds: Int64?, sessionCount: Int,
+                refusedSessionCount: Int = 0) {
         self.id = id
         self.name = name
         self.participant = participant
@@ -28,6 +32,7 @@ public struct CollectorDevice: Hashable, Sendable {
         self.revokedUnixNanoseconds = revokedUnixNanoseconds
         self.lastSeenUnixNanoseconds = lastSeenUnixNanoseconds
         self.sessionCount = sessionCount
+        self.refusedSessionCount = refusedSessionCount
     }
 
     public var isRevoked: Bool { revokedUnixNanoseconds != nil }

@@ -164,6 +164,9 @@ public enum CollectorSchema {
                            "ALTER TABLE attempt ADD COLUMN presented_end_mono_ns INTEGER"],
                   postgres: ["ALTER TABLE attempt ADD COLUMN presented_start_mono_ns BIGINT",
                              "ALTER TABLE attempt ADD COLUMN presented_end_mono_ns BIGINT"]),
+        // Version 6: sessions refused at ingest for their study tag (`IngestStudyTags`), per device.
+        Migration(sqlite: ["ALTER TABLE device ADD COLUMN refused_sessions INTEGER NOT NULL DEFAULT 0"],
+                  postgres: ["ALTER TABLE device ADD COLUMN refused_sessions BIGINT NOT NULL DEFAULT 0"]),
     ]
 
     /// The tables a collector's database holds; a database with other tables and no `schema_version` is
