@@ -23,13 +23,18 @@ struct SimulationStoreWriter {
         let offset = LocalTimeZone.utcOffsetSeconds(atUnixSeconds: result.anchor.unixNanoseconds / 1_000_000_000)
         var anchor = result.anchor
         anchor.utcOffsetSeconds = offset
-        let configuration = result.scenario.configuration
+        // A device starts every session with its interval's assigned H(I) (the pattern book); the
+        // saved session carries it too, so `presets`, `progress` and a collector it syncs to agree.
+        var configuration = result.scenario.configuration
+        configuration.intervalPattern = try store.pattern(for: configuration.interval, nowUnixSeconds: anchor.unixNanoseconds / 1_000_000_000)
+        var outcome = result.outcome
+        outcome.configuration.intervalPattern = configuration.intervalPattern
         try store.recordSessionStarted(SessionStartRecord(
             sessionID: result.sessionID, configuration: configuration, anchor: anchor, board: "simulator",
             soundAudible: result.scenario.soundAudible, wallClockSynchronised: true))
         let saved = try store.recordSessionFinished(
-            SessionFinishRecord(sessionID: result.sessionID, outcome: result.outcome, anchor: anchor, board: "simulator",
-                                boundariesFired: result.outcome.boundaries.map(\.due), wallClockSynchronised: true),
+            SessionFinishRecord(sessionID: result.sessionID, outcome: outcome, anchor: anchor, board: "simulator",
+                                boundariesFired: outcome.boundaries.map(\.due), wallClockSynchronised: true),
             nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
         if case .failed(let reason, true) = saved.health {
             printError("Health log: writing failed (\(reason)). Sessions are still saved; logging is stopped until `chronoception health enable`.")
