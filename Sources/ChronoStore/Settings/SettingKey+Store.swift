@@ -22,6 +22,21 @@ extension SettingKey {
         }
     }
 
+    /// Values to offer when completing `settings set KEY <TAB>`: every value of a closed set (on/off,
+    /// the modes), a few typical ones otherwise; none for a path (the shell completes files).
+    public var suggestedValues: [String] {
+        switch self {
+        case .defaultMode: return SessionMode.allCases.map(\.rawValue)
+        case .defaultInterval: return ["30s", "1m", "2m", "5m", "10m"]
+        case .defaultAttempts: return ["1", "3", "5", "10"]
+        case .defaultRepetitions: return ["3", "6", "10"]
+        case .fearMode, .healthLogging, .wallClockCheck, .autoStartNextAttempt, .glanceablePrivacy: return ["on", "off"]
+        case .fearThreshold: return ["0.05", "0.1", "0.2"]
+        case .healthLogFile: return []
+        case .longPressMilliseconds: return ["1000", "1500", "2000"]
+        }
+    }
+
     /// The value before the user changes it (the health log file default depends on the data directory).
     public func defaultValue(location: StoreLocation) -> String {
         switch self {

@@ -38,7 +38,7 @@ struct SettingsCommand: ParsableCommand {
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "One setting's value.")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The setting.") var key: String
+        @Argument(help: "The setting.", completion: .list(SettingKey.allCases.map(\.rawValue))) var key: String
 
         func run() throws {
             try reportingFailures {
@@ -52,8 +52,8 @@ struct SettingsCommand: ParsableCommand {
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change a setting (validated).")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The setting.") var key: String
-        @Argument(help: "The new value.") var value: String
+        @Argument(help: "The setting.", completion: .list(SettingKey.allCases.map(\.rawValue))) var key: String
+        @Argument(help: "The new value.", completion: .custom(SettingCompletion.values)) var value: String
 
         func run() throws {
             try reportingFailures {
@@ -71,4 +71,13 @@ func settingKey(_ text: String) throws -> SettingKey {
                              status: .usage, detail: SettingKey.allCases.map { "  \($0.rawValue): \($0.summary)" })
     }
     return key
+}
+
+/// What the shell offers for `settings set KEY <TAB>`: the named setting's suggested values, those
+/// that begin with what is typed. The setting is the word before the one being completed.
+enum SettingCompletion {
+    @Sendable static func values(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        guard index > 0, index - 1 < words.count, let key = SettingKey(rawValue: words[index - 1]) else { return [] }
+        return key.suggestedValues.filter { $0.hasPrefix(prefix) }
+    }
 }
