@@ -384,6 +384,9 @@ def _no_core():
     # A trap in a 100 MB debug binary would otherwise spend seconds writing a core file.
     import resource
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    # The open-file soft limit a service gets without LimitNOFILE (1,024): each server must raise it.
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
 
 
 def _signal_name(code):

@@ -6,8 +6,9 @@ import NIOCore
 ///
 /// Both listeners accept through NIO's `ServerBootstrap`, which puts an `AcceptBackoffHandler` on
 /// the listening channel (accepting pauses for a second when `accept` fails, e.g. EMFILE, instead of
-/// spinning) and a backlog of 256; this handler is what keeps the accepted ones from using up the
-/// descriptors in the first place.
+/// spinning); this handler is what keeps the accepted ones from using up the descriptors in the first
+/// place. The Unix socket's listener (Hummingbird's) installs it with `Installer`; the TCP listener
+/// decides before it builds a pipeline at all (`admitting`).
 final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = Any
 
@@ -17,6 +18,17 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
 
     init(counter: ConnectionCounter) {
         self.counter = counter
+    }
+
+    /// A handler already holding `channel`'s share, or nil when its holder's cap is reached: for a
+    /// listener that decides as soon as a connection is accepted (before it is registered, its peer
+    /// known), so a shed one costs no pipeline at all (`TCPHTTPServer`).
+    static func admitting(_ channel: any Channel, counter: ConnectionCounter) -> ConnectionLimitHandler? {
+        let holder = ConnectionCounter.Holder(RequestPeer(channel: channel))
+        guard counter.admit(holder) else { return nil }
+        let handler = ConnectionLimitHandler(counter: counter)
+        handler.holding = holder
+        return handler
     }
 
     func handlerAdded(context: ChannelHandlerContext) {

@@ -98,9 +98,8 @@ public final class HTTPListeners: Sendable {
             // Not Hummingbird's `.hostname`, which looks even a numeric address up (see `ListenHost`).
             services.append(TCPHTTPServer(
                 host: tcp.host, port: tcp.port, responder: responder,
-                configuration: .init(additionalChannelHandlers: [RequestArrivalLimit.Installer(limit: arrivalLimit),
-                                                                 ConnectionLimitHandler.Installer(counter: counter)],
-                                     idleTimeout: idleTimeout),
+                configuration: .init(additionalChannelHandlers: [RequestArrivalLimit.Installer(limit: arrivalLimit)], idleTimeout: idleTimeout),
+                counter: counter,
                 onServerRunning: { [readiness, self] channel in
                     self.boundTCP.withLock { $0 = channel.localAddress }
                     readiness.report(tcp: TCPAddress(host: tcp.host, port: channel.localAddress?.port ?? tcp.port))

@@ -18,6 +18,11 @@ import Glibc
 /// is answered the way `Application` answers it: a context from the channel, an unexpected error
 /// as an empty 500, a `Date` header.
 ///
+/// Connections beyond `connections`' caps are shed as they are accepted, before anything is built
+/// for them (`ConnectionLimitHandler.admitting`); the backlog is the kernel's largest
+/// (`net.core.somaxconn`, 4,096 by default), so that a burst of connection attempts waits to be shed
+/// instead of having the owner's own attempt dropped, which would cost it a second (SYN retried).
+///
 /// A graceful stop closes the listening socket and asks every open connection to close once its
 /// answer is written (NIO's `ChannelShouldQuiesceEvent`, which Hummingbird's connection handler
 /// obeys); `run()` returns when the last connection has closed.
@@ -29,10 +34,15 @@ where Responder.Context: InitializableFromSource<ApplicationRequestContextSource
     let configuration: HTTP1Channel.Configuration
     let onServerRunning: @Sendable (any Channel) async -> Void
     let logger: Logger
+    let counter: ConnectionCounter
     private let connections = Connections()
 
-    init(host: String, port: Int, responder: Responder, configuration: HTTP1Channel.Configuration,
+    /// 4,096: Linux caps a listen backlog at `net.core.somaxconn` (4,096 by default since 5.4).
+    static var backlog: Int32 { 4096 }
+
+    init(host: String, port: Int, responder: Responder, configuration: HTTP1Channel.Configuration, counter: ConnectionCounter,
          onServerRunning: @escaping @Sendable (any Channel) async -> Void, logger: Logger) {
+        self.counter = counter
         self.host = host
         self.port = port
         self.responder = responder
@@ -43,14 +53,25 @@ where Responder.Context: InitializableFromSource<ApplicationRequestContextSource
 
     func run() async throws {
         let address = try ListenHost.socketAddress(host: host, port: port)
-        let logger = self.logger, connections = self.connections
+        let logger = self.logger, connections = self.connections, counter = self.counter
         let http1 = HTTP1Channel(responder: Self.answer(with: responder, logger: logger), configuration: configuration)
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.backlog, value: Self.backlog)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-            .bind(to: address) { channel in
-                http1.setup(channel: channel, logger: logger).map { value in
+            .bind(to: address) { (channel: any Channel) -> EventLoopFuture<HTTP1Channel.Value> in
+                guard let limit = ConnectionLimitHandler.admitting(channel, counter: counter) else {
+                    // Not yet registered: closing it here closes the socket, and the failed future
+                    // keeps it from ever reaching the loop below.
+                    channel.close(promise: nil)
+                    return channel.eventLoop.makeFailedFuture(ConnectionShed())
+                }
+                do {
+                    try channel.pipeline.syncOperations.addHandler(limit, position: .first)
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+                return http1.setup(channel: channel, logger: logger).map { value in
                     connections.opened(channel)
                     return value
                 }
@@ -100,6 +121,9 @@ where Responder.Context: InitializableFromSource<ApplicationRequestContextSource
 }
 
 private struct ConnectionFailedWhileAnswering: Error {}
+
+/// A connection closed as it was accepted: its holder's cap was reached.
+private struct ConnectionShed: Error {}
 
 /// The open connections, so a graceful stop can ask each to close after its answer.
 private final class Connections: Sendable {
