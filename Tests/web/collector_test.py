@@ -5,7 +5,7 @@ with `collector enrol` + `sync add` + `sync now`. The device picker names the de
 progress shows the numbers of the device's own `progress --json`; a participant's adds up their
 devices; the CSV link downloads one row per completed session with the device columns; the pickers
 work from the keyboard; no horizontal overflow at phone and desktop width. Run by Tests/web/run."""
-import csv, io, json, math, os, re, shutil, tempfile, urllib.request
+import csv, datetime, io, json, math, os, re, shutil, tempfile, urllib.request
 
 from browser import js_errors, screenshot, wait_for
 from selenium.webdriver.common.by import By
@@ -212,13 +212,18 @@ def test_collector(binary, artifacts):
             label = f"{name} ({device['participant']})"
             picker.select_by_visible_text(label)
             wait_for(driver, f"const h = document.querySelector('#progress h2'); return h && h.textContent.startsWith({json.dumps(label + ' —')})")
-            # The collector shows the intervals with the most sessions (docs/SYNC.md; it does not see the
-            # device's presets), each with the numbers the device's own store gives for that interval.
+            # The collector shows the intervals the device's own progress shows for the same sessions
+            # (ProgressReport.of, docs/COLLECTOR.md): frecency over its synced sessions, each one use at
+            # its start (a later "now" scales every score alike, so the order does not drift), each card
+            # with the numbers the device's own store gives for that interval.
             shown = collector.api("/progress?device=" + name)["progress"]["intervals"]
-            by_count = sorted(device["progress"]["intervals"], key=lambda i: -i["completed_sessions"])
-            check(f"{name}: the cards are its intervals with the most sessions",
-                  min(i["completed_sessions"] for i in shown) >= max([0] + [i["completed_sessions"] for i in by_count if i["interval"] not in {j["interval"] for j in shown}]),
-                  ([(i["interval"], i["completed_sessions"]) for i in shown], [(i["interval"], i["completed_sessions"]) for i in by_count]))
+            scores, now = {}, datetime.datetime.now(datetime.timezone.utc).timestamp()
+            for synced in collector.api("/sessions?limit=10000&device=" + name)["sessions"]:
+                age = max(now - datetime.datetime.fromisoformat(synced["started_at"]).timestamp(), 0)
+                scores[synced["target_interval_ms"]] = scores.get(synced["target_interval_ms"], 0) + 0.5 ** (age / (14 * 86_400))
+            ranked = sorted(scores, key=lambda ms: (-scores[ms], ms))[:5]
+            check(f"{name}: the cards are its intervals in frecency order", [i["target_interval_seconds"] * 1000 for i in shown] == ranked,
+                  ([i["interval"] for i in shown], ranked))
             own = [device_interval(binary, device["data"], i["target_interval_seconds"]) for i in shown]
             expect_progress(name, driver, label, device["progress"]["completed_sessions"], own)
             display_rule(name, driver)
