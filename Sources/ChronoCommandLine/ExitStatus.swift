@@ -19,8 +19,9 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     /// `sync`: the collector cannot be reached (refused connection, no route, no DNS answer, a
     /// timeout). Nothing is lost: try again later.
     case collectorUnreachable = 68
-    /// A device (GPIO line, sound card, terminal) cannot be opened or used, or a program the command
-    /// needs is not installed (`chronoception collector` without the chronoception-collector package).
+    /// A device (GPIO line, sound card, terminal) cannot be opened or used, a program the command
+    /// needs is not installed (`chronoception collector` without the chronoception-collector package),
+    /// or `companion`'s API cannot listen (its address or socket in use).
     case deviceUnavailable = 69
     /// A bug: something the program never expects. Please report it.
     case internalError = 70
