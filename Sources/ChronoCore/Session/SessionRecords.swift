@@ -48,8 +48,9 @@ public struct SessionFinishRecord: Hashable, Sendable {
     /// start was recorded (a simulated study's sessions, a start the store could not write).
     public var study: StudyTag?
     /// Whether this session's results are withheld as it finishes (a study block without feedback that
-    /// has not ended, or never reveals): decided by the daemon with `StudyStanding.resultsShown`, the one
-    /// rule every surface asks. Its health record and its JSON line then carry no result.
+    /// has not ended, or never reveals): decided once by the daemon with `ResultsWithholding`, the one
+    /// rule every surface asks, and kept as decided by the store. Its health record and its JSON line
+    /// then carry no result.
     public var resultsWithheld = false
 
     public init(sessionID: String, outcome: SessionOutcome, anchor: WallClockAnchor, board: String,
