@@ -77,9 +77,14 @@ enum OutputFile {
 
     private static func writeInPlace(_ path: String, _ text: String) throws(OutputError) {
         let shown = TerminalSafeText.quoted(path, limit: 200)
-        // Non-blocking to open: a FIFO nobody reads would otherwise hang the command for ever (ENXIO
-        // says so at once); the writes then block as usual.
-        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+        // Non-blocking to open: a FIFO nobody reads would otherwise hang the command for ever. ENXIO
+        // says nobody reads it yet; a reader that is starting (`-o >(gzip > f)`) gets two seconds to
+        // open its end. The writes then block as usual.
+        var descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+        for _ in 0..<200 where descriptor < 0 && errno == ENXIO {
+            usleep(10_000)
+            descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+        }
         guard descriptor >= 0 else {
             if errno == ENXIO { throw .refused(path, because: "it is a FIFO (or socket) that no process is reading") }
             throw .writeFailed(shown, errno: errno)
