@@ -8,13 +8,14 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     /// The command ran and found a problem it reports: a bring-up check failed, simulated sessions
     /// broke an invariant, the health log could not be written during a backfill.
     case checkFailed = 1
-    /// `status`: no device is running (no state file, or its writer has ended).
+    /// `status`: no device is running (no state file, or its writer has ended; a zombie has ended).
     case notRunning = 3
     /// The command line is wrong: an unknown option, a missing or malformed value, a number out of range.
     case usage = 64
     /// An input file is malformed: an edge file, a state file, an import file.
     case badInput = 65
-    /// An input file or board cannot be found or read.
+    /// An input file or board cannot be found or read; a `--data-dir` that does not exist, for a
+    /// command that does not make a store on purpose.
     case noInput = 66
     /// `sync`: the collector cannot be reached (refused connection, no route, no DNS answer, a
     /// timeout). Nothing is lost: try again later.
@@ -32,7 +33,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case outputRefused = 73
     /// Writing failed: standard output closed or full, the disk full, a session that could not be saved.
     case ioError = 74
-    /// The store is locked by another process for too long; try again.
+    /// The store is locked by another process for too long; try again. Or another device process owns
+    /// the data directory (its `chronoception.lock`): the message names its pid.
     case storeBusy = 75
     /// The database is damaged, belongs to another program, or was written by a newer Chronoception.
     /// It is left untouched.
