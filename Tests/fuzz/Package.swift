@@ -44,5 +44,12 @@ let package = Package(
             .product(name: "ChronoCore", package: "Chronoception"),
             .product(name: "ChronoSync", package: "Chronoception"),
         ]),
+        // A collector's reply as the device decodes and validates it (`SyncReplyValidation`): receipts,
+        // grants and the assignment inside a receipt.
+        .executableTarget(name: "FuzzReceipt", dependencies: [
+            "CFuzzerDriver",
+            .product(name: "ChronoCore", package: "Chronoception"),
+            .product(name: "ChronoSync", package: "Chronoception"),
+        ]),
     ]
 )
