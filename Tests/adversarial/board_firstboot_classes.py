@@ -2,8 +2,9 @@
 
 8-board-files      alias bombs (1 to 9 levels, in keys and values, merge keys), anchors, nesting past the
                    depth bound (block and flow), files at and past 64 KiB, against `board show`, `board
-                   list` (the bad file among good ones) and `run --board`: each answers within a few
-                   seconds with exit 78 and the reason, and `board list` still lists the good board; and
+                   list` (the bad file among good ones), `run --board` and a running daemon's SIGHUP
+                   reload: each answers within a few seconds with exit 78 and the reason (the daemon keeps
+                   its board and answers), and `board list` still lists the good board; and
                    `chip:` paths that are no gpiochip (/dev/zero, /dev/null, /dev/watchdog, a FIFO, a
                    regular file, /proc/self/mem) under `board check`, traced with strace: refused, and never
                    opened for writing.
@@ -17,8 +18,12 @@
 import os
 import re
 import shutil
+import signal
+import socket
 import stat
 import subprocess
+import time
+import urllib.request
 
 from lab import run
 
@@ -105,6 +110,68 @@ def class8_board_files(ctx):
     shown = run([ctx.binary, "board", "show", path], env, timeout=SECONDS)
     ctx.tally.record(klass, "board show (exactly 64 KiB)", "exit 0", shown.describe(), shown.rc == 0 and len(full) == 65536)
     class8_chips(ctx, folder, env)
+    class8_reload(ctx, folder, env)
+
+
+def class8_reload(ctx, folder, env):
+    """SIGHUP with the board file replaced by the 9-level alias bomb: the daemon refuses it at once,
+    keeps the board it had, and answers on loopback."""
+    klass = "8-board-files"
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "boards", "desktop.yaml")) as f:
+        desktop = f.read()
+    board = os.path.join(folder, "reload", "reload.yaml")
+    os.makedirs(os.path.dirname(board), exist_ok=True)
+    with open(board, "w") as f:
+        f.write(desktop.replace("name: desktop", "name: reload"))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log_path = os.path.join(folder, "reload", "daemon.log")
+    # By name, from a boards folder: the reload looks the board up by its name.
+    env = dict(env, CHRONOCEPTION_BOARDS_DIR=os.path.dirname(board))
+    argv = [ctx.binary, "run", "--board", "reload", "--no-realtime", "--data-dir", os.path.join(folder, "reload", "data"),
+            "--listen", f"127.0.0.1:{port}", "--no-socket", "--no-state-file"]
+    with open(log_path, "wb") as log:
+        daemon = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}/api/v1/openapi.json"
+
+    def answers(timeout):
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as reply:
+                return reply.status == 200
+        except OSError:
+            return False
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and daemon.poll() is None and not answers(1):
+            time.sleep(0.2)
+        up = daemon.poll() is None and answers(2)
+        ctx.tally.record(klass, "run --board FILE before the reload", "up and answering", "up" if up else f"exit {daemon.poll()}", up)
+        if not up:
+            return
+        with open(board, "w") as f:
+            f.write(alias_bomb(9).replace("{name}", "reload"))
+        daemon.send_signal(signal.SIGHUP)
+        refused = False
+        deadline = time.monotonic() + SECONDS
+        while time.monotonic() < deadline and not refused:
+            time.sleep(0.2)
+            with open(log_path, errors="replace") as f:
+                refused = "SIGHUP: the board file" in f.read()
+        with open(log_path, errors="replace") as f:
+            said = [line for line in f if "SIGHUP" in line]
+        alive = daemon.poll() is None and answers(2)
+        ctx.tally.record(klass, "SIGHUP with the 9-level alias bomb in place", f"refused within {SECONDS} s naming the anchor, still answering",
+                         (said[0].strip()[:200] if said else "nothing said") + ("" if alive else "; not answering"),
+                         refused and alive and any("anchor" in line for line in said))
+    finally:
+        if daemon.poll() is None:
+            daemon.terminate()
+            try:
+                daemon.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                daemon.kill()
+                daemon.wait()
 
 
 def class8_chips(ctx, folder, env):
