@@ -125,6 +125,13 @@ struct SyncHostileReplyTests {
         #expect(try fixture.store.syncHighestClock() < PreferenceMerge.maximumClock)
         #expect(try fixture.store.syncPreferences().allSatisfy { PreferenceMerge.acceptsClock($0.clock) })
         #expect(try fixture.store.settings()[.defaultAttempts] == "5")
+        // Clock 0 is in range but older than any stamp: taken without error, applied to nothing.
+        let interval = try fixture.store.settings()[.defaultInterval]
+        let zero = try fixture.store.recordSyncSuccess(acknowledgedThrough: 0, preferences: [
+            StampedPreference(key: "default-interval", value: "45s", clock: 0, origin: .collector),
+        ], nowUnixNanoseconds: 1_795_000_000_000_000_000)
+        #expect(zero.applied.isEmpty && zero.refused.isEmpty)
+        #expect(try fixture.store.settings()[.defaultInterval] == interval)
     }
 
     @Test("the summary's sums saturate instead of trapping, and refused sessions are named escaped")

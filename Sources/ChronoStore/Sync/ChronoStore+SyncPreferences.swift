@@ -59,7 +59,9 @@ extension ChronoStore {
         var mine: [String: StampedPreference] = [:]
         for stamp in try stampedPreferences(db) { mine[stamp.key] = stamp }
         // fear-mode first: default-mode `fear` is accepted only once Fear Mode is on.
-        let ordered = received.filter { PreferenceMerge.syncedKeys.contains($0.key) && PreferenceMerge.acceptsClock($0.clock) }
+        // A clock of 0 is in range but older than every change (stamps start at 1, the table's CHECK):
+        // it wins nothing, so it is not applied either.
+        let ordered = received.filter { PreferenceMerge.syncedKeys.contains($0.key) && PreferenceMerge.acceptsClock($0.clock) && $0.clock > 0 }
             .sorted { ($0.key == SettingKey.fearMode.rawValue ? 0 : 1, $0.key) < ($1.key == SettingKey.fearMode.rawValue ? 0 : 1, $1.key) }
         for preference in ordered {
             try db.execute(sql: "UPDATE sync_device SET highest_clock = MAX(highest_clock, ?)", arguments: [preference.clock])
