@@ -65,7 +65,7 @@ INVENTORY = [
     {"input": "a sync receipt, enrolment grant and study assignment (collector → device)",
      "routes": [],
      "readers": ["Sources/ChronoDevice/Sync/SyncExchange.swift"],
-     "validator": "SyncedStudyAssignment",
+     "validator": "SyncReplyValidation",
      "classes": ["6-one-validator", "7-hostile-collector"],
      "fuzzer": "receipt"},
     {"input": "a study protocol document (`chronoception-collector protocol load`, and inside an assignment)",
