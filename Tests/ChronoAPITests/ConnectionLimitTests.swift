@@ -13,7 +13,7 @@ struct ConnectionLimitTests {
 
     /// One connection through the handler, from `remote` (an IP address) or, with nil, the Unix socket.
     static func connect(_ counter: ConnectionCounter, from remote: String?) throws -> EmbeddedChannel {
-        let channel = EmbeddedChannel(handler: ConnectionLimitHandler(counter: counter))
+        let channel = EmbeddedChannel(handler: ConnectionLimit(counter: counter))
         let address: SocketAddress
         if let remote {
             address = try SocketAddress(ipAddress: remote, port: 40_000)
@@ -89,7 +89,7 @@ struct ConnectionLimitTests {
         let counter = ConnectionCounter(limits: ConnectionLimits(perRemoteAddress: 1, remoteTotal: 1, localTotal: 1))
         let held = try Self.connect(counter, from: "10.0.0.1")
         let witness = ActiveWitness()
-        let channel = EmbeddedChannel(handlers: [ConnectionLimitHandler(counter: counter), witness])
+        let channel = EmbeddedChannel(handlers: [ConnectionLimit(counter: counter), witness])
         let address = try SocketAddress(ipAddress: "10.0.0.9", port: 1)
         channel.remoteAddress = address
         try channel.connect(to: address).wait()

@@ -9,7 +9,7 @@ import NIOCore
 /// spinning); this handler is what keeps the accepted ones from using up the descriptors in the first
 /// place. The Unix socket's listener (Hummingbird's) installs it with `Installer`; the TCP listener
 /// decides before it builds a pipeline at all (`admitting`).
-final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class ConnectionLimit: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = Any
 
     let counter: ConnectionCounter
@@ -23,10 +23,10 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
     /// A handler already holding `channel`'s share, or nil when its holder's cap is reached: for a
     /// listener that decides as soon as a connection is accepted (before it is registered, its peer
     /// known), so a shed one costs no pipeline at all (`TCPHTTPServer`).
-    static func admitting(_ channel: any Channel, counter: ConnectionCounter) -> ConnectionLimitHandler? {
+    static func admitting(_ channel: any Channel, counter: ConnectionCounter) -> ConnectionLimit? {
         let holder = ConnectionCounter.Holder(RequestPeer(channel: channel))
         guard counter.admit(holder) else { return nil }
-        let handler = ConnectionLimitHandler(counter: counter)
+        let handler = ConnectionLimit(counter: counter)
         handler.holding = holder
         return handler
     }
@@ -81,7 +81,7 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
         }
 
         func handlerAdded(context: ChannelHandlerContext) {
-            try? context.pipeline.syncOperations.addHandler(ConnectionLimitHandler(counter: counter), position: .first)
+            try? context.pipeline.syncOperations.addHandler(ConnectionLimit(counter: counter), position: .first)
         }
     }
 }

@@ -1,7 +1,7 @@
 /// How many connections a server holds at once: per remote address, from all remote addresses
 /// together, and from the owner (the Unix socket and loopback TCP, counted apart from the rest so
 /// that a remote flood can never take the owner's share). Beyond a cap a new connection is accepted
-/// and closed at once (`ConnectionLimitHandler`), so it never waits in the backlog holding a
+/// and closed at once (`ConnectionLimit`), so it never waits in the backlog holding a
 /// descriptor. Derived from the open-file limit by default, so the caps together stay well below it:
 /// what is left is the store's, the state file's temporary, the drivers', the loop's and libdispatch's.
 public struct ConnectionLimits: Hashable, Sendable {

@@ -21,7 +21,7 @@ import Glibc
 ///
 /// Every connection also draws on one `ConnectionCounter` for all the listeners: beyond its caps
 /// (`ConnectionLimits`: per remote address, all remote, and the owner's reserve on the Unix socket and
-/// loopback) a new connection is closed as soon as it is accepted (`ConnectionLimitHandler`).
+/// loopback) a new connection is closed as soon as it is accepted (`ConnectionLimit`).
 ///
 /// A stop is quiet: `shutdown()` returns only once the service group has ended gracefully, so a caller
 /// that cancels its serving task afterwards cancels nothing. (Cancelling Hummingbird mid-way through a
@@ -84,7 +84,7 @@ public final class HTTPListeners: Sendable {
             services.append(Application(
                 responder: responder,
                 server: .http1(configuration: .init(additionalChannelHandlers: [RequestArrivalLimit.Installer(limit: arrivalLimit),
-                                                                                ConnectionLimitHandler.Installer(counter: counter)],
+                                                                                ConnectionLimit.Installer(counter: counter)],
                                                     idleTimeout: idleTimeout)),
                 configuration: .init(address: .unixDomainSocket(path: path), serverName: nil),
                 onServerRunning: { [readiness] _ in

@@ -19,7 +19,7 @@ import Glibc
 /// as an empty 500, a `Date` header.
 ///
 /// Connections beyond `connections`' caps are shed as they are accepted, before anything is built
-/// for them (`ConnectionLimitHandler.admitting`); the backlog is the kernel's largest
+/// for them (`ConnectionLimit.admitting`); the backlog is the kernel's largest
 /// (`net.core.somaxconn`, 4,096 by default), so that a burst of connection attempts waits to be shed
 /// instead of having the owner's own attempt dropped, which would cost it a second (SYN retried).
 ///
@@ -60,7 +60,7 @@ where Responder.Context: InitializableFromSource<ApplicationRequestContextSource
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .bind(to: address) { (channel: any Channel) -> EventLoopFuture<HTTP1Channel.Value> in
-                guard let limit = ConnectionLimitHandler.admitting(channel, counter: counter) else {
+                guard let limit = ConnectionLimit.admitting(channel, counter: counter) else {
                     // Not yet registered: closing it here closes the socket, and the failed future
                     // keeps it from ever reaching the loop below.
                     channel.close(promise: nil)
