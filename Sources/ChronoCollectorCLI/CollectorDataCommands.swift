@@ -86,14 +86,7 @@ extension ChronoceptionCollector {
                     var text = ""
                     CollectorCSV.write(sessions, withheld: withheld) { text += $0 }
                     if let path {
-                        let temporary = path + ".partial"
-                        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-                            throw CommandFailure(message: "Cannot write \(path): check the directory exists and can be written.", status: .ioError)
-                        }
-                        guard rename(temporary, path) == 0 else {
-                            unlink(temporary)
-                            throw CommandFailure(message: "Cannot replace \(path): \(String(cString: strerror(errno))).", status: .outputRefused)
-                        }
+                        try StudyCommandSupport.replace(path, with: text)
                         FileHandle.standardError.write(Data("Wrote \(sessions.count) session\(sessions.count == 1 ? "" : "s") to \(path).\n".utf8))
                     } else {
                         FileHandle.standardOutput.write(Data(text.utf8))

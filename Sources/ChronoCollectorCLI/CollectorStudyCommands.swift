@@ -89,15 +89,13 @@ enum StudyCommandSupport {
         }
     }
 
-    /// Writes `text` beside `path` and renames it over `path`, so a reader never sees half a file.
+    /// Writes `text` through a temporary made exclusively beside `path` and renames it over `path`
+    /// (`FileReplacement`), so a reader never sees half a file and no planted link is followed.
     static func replace(_ path: String, with text: String) throws {
-        let temporary = path + ".partial"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-            throw CommandFailure(message: "Cannot write \(path): check the directory exists and can be written.", status: .ioError)
-        }
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CommandFailure(message: "Cannot replace \(path): \(String(cString: strerror(errno))).", status: .outputRefused)
+        let failure = FileReplacement.replace(path, with: text, mode: 0o644)
+        guard failure == 0 else {
+            throw CommandFailure(message: "Cannot write \(TerminalSafeText.quoted(path, limit: 200)): \(String(cString: strerror(failure))). Check the directory exists and can be written.",
+                                 status: failure == EISDIR || failure == ENOTDIR ? .outputRefused : .ioError)
         }
     }
 }

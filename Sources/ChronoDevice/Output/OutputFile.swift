@@ -50,29 +50,10 @@ enum OutputFile {
         }
     }
 
-    /// Temporary file in the same directory, fsync, rename, fsync the directory.
+    /// Temporary file in the same directory, fsync, rename, fsync the directory (`FileReplacement`).
     private static func replace(_ path: String, with text: String, mode: mode_t) throws(OutputError) {
-        let directory = PathText.directory(of: path), name = PathText.lastComponent(of: path)
-        var template = Array("\(directory)/.\(name).tmp-XXXXXX".utf8CString)
-        let descriptor = mkstemp(&template)
-        let shown = TerminalSafeText.quoted(path, limit: 200)
-        guard descriptor >= 0 else { throw .writeFailed(shown, errno: errno) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }  // the array overload is deprecated
-        var failure: Int32 = 0
-        if !writeAll(descriptor, text) { failure = errno }
-        if failure == 0 && fchmod(descriptor, mode) != 0 { failure = errno }
-        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
-        if close(descriptor) != 0 && failure == 0 { failure = errno }
-        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw .writeFailed(shown, errno: failure)
-        }
-        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            fsync(directoryDescriptor)
-            close(directoryDescriptor)
-        }
+        let failure = FileReplacement.replace(path, with: text, mode: mode)
+        if failure != 0 { throw .writeFailed(TerminalSafeText.quoted(path, limit: 200), errno: failure) }
     }
 
     private static func writeInPlace(_ path: String, _ text: String) throws(OutputError) {
@@ -97,22 +78,7 @@ enum OutputFile {
     }
 
     /// Writes every byte, retrying short writes and EINTR; false with errno set on failure.
-    static func writeAll(_ descriptor: Int32, _ text: String) -> Bool {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        return bytes.withUnsafeMutableBytes { buffer -> Bool in
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                if written == 0 { errno = EIO; return false }
-                offset += written
-            }
-            return true
-        }
-    }
+    static func writeAll(_ descriptor: Int32, _ text: String) -> Bool { FileReplacement.writeAll(descriptor, text) }
 }
 
 /// Writes a command's text to `-o PATH`, or to standard output without `-o`.
