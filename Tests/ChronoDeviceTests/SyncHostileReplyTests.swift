@@ -81,6 +81,23 @@ struct SyncHostileReplyTests {
         #expect(try fixture.store.syncState().consecutiveFailures == 0)
     }
 
+    @Test("the daemon's pusher meets a receipt of Int64.max accepted: one warning line and the backoff, no trap, nothing kept")
+    func pusherBacksOff() async throws {
+        let fixture = try ScratchStore()
+        defer { fixture.remove() }
+        let collector = FakeCollector()
+        _ = try await fixture.enrol(collector)
+        try fixture.addSessions(2)
+        collector.with { $0.receiptBody = { batch, receipt in Self.receiptJSON(batch, receipt) { $0["accepted"] = Int64.max } } }
+        let said = RecordingLines()
+        let pusher = SyncPusher(store: fixture.store, report: { said.writeLine($0) }, transport: { _ in InProcessTransport(collector: collector) }, machine: nil)
+        guard case .afterMilliseconds(let delay) = await pusher.step() else { Issue.record("not a backoff"); return }
+        #expect(delay >= 5_000)
+        _ = await pusher.step()
+        #expect(said.all.count == 1 && said.all[0].hasPrefix("sync: the receipt from the collector at http://127.0.0.1:1 is refused: it counts 9223372036854775807 sessions accepted"))
+        #expect(try fixture.store.syncState().pending == 2 && fixture.store.syncState().consecutiveFailures == 2)
+    }
+
     @Test("hostile grants: refused (exit 79) and nothing enrolled, then a good grant enrols")
     func hostileGrants() async throws {
         let fixture = try ScratchStore()
