@@ -130,7 +130,10 @@ function liveCard() {
     if (device.fear_sound) card.append(el("p", { class: "muted" }, `Fear sound: ${device.fear_sound}`));
   } else if (live.finished) {
     const status = live.finished.status;
-    card.append(el("p", { "data-role": "end" }, status === "completed" ? "Completed and saved." : status === "aborted" ? doneWords("discard") : `Ended: ${status}.`));
+    const words = status === "completed" ? "Completed and saved."
+      : live.finished.recorded === false ? (status === "aborted" ? NOTHING_SAVED : ENDED_UNSAVED)
+      : status === "aborted" ? doneWords("discard") : `Ended: ${status}.`;
+    card.append(el("p", { "data-role": "end" }, words));
     const result = live.result ? finishedResult(live.result) : null;
     if (result) card.append(result);
     if (live.refused && live.message) card.append(el("p", { class: "hint", role: "status", id: "live-message" }, live.message));
@@ -149,7 +152,7 @@ function liveCard() {
   if (live.running) {
     const action = mode === "passive"
       ? el("button", { type: "button", "data-live-action": "end", onclick: () => control("end") }, "End session")
-      : el("button", { type: "button", class: "danger", "data-live-action": "discard", onclick: () => { if (confirm("Discard this session? It is saved as aborted.")) control("discard"); } }, "Discard session");
+      : el("button", { type: "button", class: "danger", "data-live-action": "discard", onclick: () => { if (confirm(awaitingFirstPress(latestDevice) ? "Discard this session? It has not begun: nothing is saved." : "Discard this session? It is saved as aborted.")) control("discard"); } }, "Discard session");
     card.append(el("div", { class: "row" }, action), el("p", { class: "hint", role: "status", id: "live-message" }, live.message || ""));
   }
   return card;
@@ -179,7 +182,15 @@ function pairingCard() {
 // people: it says what the device did in its own words, from the reply's `device` (the state right
 // after the action), never an id.
 const SESSION_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-function doneWords(verb, device) {
+// A session discarded (or ended) before the person's first press was never started: it leaves no
+// row (the session_finished event says `recorded: false`), so the page does not say it was saved.
+const NOTHING_SAVED = "Discarded before it began: nothing saved.";
+const ENDED_UNSAVED = "Ended before it began: nothing saved.";
+function awaitingFirstPress(device) {
+  return !!device && (device.attempt || 1) === 1 && (device.state === "WaitingForStart" || device.state === "Presenting");
+}
+function doneWords(verb, device, before) {
+  if (verb !== "start" && awaitingFirstPress(before)) return verb === "end" ? ENDED_UNSAVED : NOTHING_SAVED;
   if (verb === "start") {
     const d = device || {};
     const count = d.mode === "passive" ? d.repetition_count : d.attempt_count;
@@ -201,7 +212,8 @@ function refusalWords(error) {
 }
 // Asks the device to start, end or discard: `{ ok, text }`, the text to show.
 async function deviceAction(verb, body) {
-  try { return { ok: true, text: doneWords(verb, (await api(`/device/${verb}`, { method: "POST", body: body || {} })).device) }; }
+  const before = latestDevice;
+  try { return { ok: true, text: doneWords(verb, (await api(`/device/${verb}`, { method: "POST", body: body || {} })).device, before) }; }
   catch (error) { return { ok: false, text: refusalWords(error) }; }
 }
 // The reply is kept with the live state, not in an element: the card is rebuilt on every event,

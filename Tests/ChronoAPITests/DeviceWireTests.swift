@@ -36,7 +36,7 @@ struct DeviceWireTests {
         #expect(feedback.serverSentEvent
                 == "event: feedback\ndata: {\"session_id\":\"FAKE-1\",\"index\":1,\"count\":3,\"text\":\"early by 2.0 s (3 %)\",\"zone\":\"green\"}\n\n")
         #expect(DeviceEvent.sessionFinished(sessionID: "FAKE-1", status: .completed).serverSentEvent
-                == "event: session_finished\ndata: {\"session_id\":\"FAKE-1\",\"status\":\"completed\"}\n\n")
+                == "event: session_finished\ndata: {\"session_id\":\"FAKE-1\",\"status\":\"completed\",\"recorded\":true}\n\n")
     }
 
     @Test("GET /device serves the state's API JSON as `device`; without a device, NoDevice's")

@@ -74,7 +74,9 @@ struct DeviceVocabularyTests {
         #expect(feedback.json.compactText == #"{"session_id":"S","index":2,"count":5,"text":"late by 1.2 s (2 %)","zone":"green"}"#)
         let finished = DeviceEvent.sessionFinished(sessionID: "S", status: .aborted)
         #expect(finished.name == "session_finished")
-        #expect(finished.json.compactText == #"{"session_id":"S","status":"aborted"}"#)
+        #expect(finished.json.compactText == #"{"session_id":"S","status":"aborted","recorded":true}"#)
+        let nothing = DeviceEvent.sessionFinished(sessionID: "S", status: .aborted, recorded: false)
+        #expect(nothing.json.compactText == #"{"session_id":"S","status":"aborted","recorded":false}"#)
     }
 
     @Test("session_in_progress: the session's phases, its summary included; never idle, ended, stopped or without a device")

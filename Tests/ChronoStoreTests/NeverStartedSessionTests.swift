@@ -4,9 +4,9 @@ import ChronoCore
 import GRDB
 import Testing
 
-/// A session that ended before anything of it happened (`q` before the first press, a Passive session
-/// ended before its first boundary) records nothing: the `running` row its start wrote goes, with its
-/// preset use, so it is in no list, no count and no preset's uses.
+/// A session never started (`q` before the first press: the engine sets `endedBeforeFirstPress`)
+/// records nothing: the `running` row its start wrote goes, with its preset use, so it is in no list,
+/// no count and no preset's uses. A session that did start is kept, aborted or interrupted.
 @Suite("Sessions never started record nothing")
 struct NeverStartedSessionTests {
     static func rowCounts(_ store: ChronoStore) throws -> [String: Int] {
@@ -32,7 +32,9 @@ struct NeverStartedSessionTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
-        let outcome = Sample.attempts(.challenge, [], status: status)
+        var outcome = Sample.attempts(.challenge, [], status: status)
+        #expect(!outcome.recordsNothing)
+        outcome.endedBeforeFirstPress = true
         #expect(outcome.recordsNothing)
         try store.recordSessionStarted(start(sid("Q1"), outcome.configuration))
         #expect(try Self.rowCounts(store)["session"] == 1 && Self.rowCounts(store)["preset_use"] == 1)
@@ -49,14 +51,19 @@ struct NeverStartedSessionTests {
         #expect(try healthLogLines(store).isEmpty)
     }
 
-    @Test func aPassiveSessionEndedBeforeItsFirstBoundaryLeavesNothing() throws {
+    @Test func aPassiveSessionEndedBeforeItsFirstBoundaryIsKeptAborted() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
+        // A Passive session runs from its start: ended 20 s in, before its first boundary, it was started.
         let outcome = Sample.passive(planned: 5, done: 0, end: 20, status: .aborted)
+        #expect(!outcome.recordsNothing)
         try store.recordSessionStarted(start(sid("P0"), outcome.configuration))
-        #expect(try !store.recordSessionFinished(Sample.finish(sid("P0"), outcome), nowUnixNanoseconds: Sample.now).stored)
-        #expect(try Self.rowCounts(store) == Self.empty)
+        #expect(try store.recordSessionFinished(Sample.finish(sid("P0"), outcome), nowUnixNanoseconds: Sample.now).stored)
+        let counts = try Self.rowCounts(store)
+        #expect(counts["session"] == 1 && counts["preset_use"] == 1)
+        #expect(try store.session(id: sid("P0")).outcome.status == .aborted)
+        #expect(try healthLogLines(store).isEmpty)
     }
 
     @Test func aSessionWithOneAttemptOrBoundaryIsKept() throws {
@@ -81,7 +88,9 @@ struct NeverStartedSessionTests {
         let completed = Sample.attempts(.challenge, [59])
         #expect(try store.recordSessionFinished(Sample.finish(sid("K1"), completed), nowUnixNanoseconds: Sample.now).stored)
         // The same id finishing again with nothing recorded (a repeated, wrong save) leaves the session.
-        _ = try store.recordSessionFinished(Sample.finish(sid("K1"), Sample.attempts(.challenge, [], status: .aborted)), nowUnixNanoseconds: Sample.now)
+        var nothing = Sample.attempts(.challenge, [], status: .aborted)
+        nothing.endedBeforeFirstPress = true
+        _ = try store.recordSessionFinished(Sample.finish(sid("K1"), nothing), nowUnixNanoseconds: Sample.now)
         #expect(try store.session(id: sid("K1")).outcome.status == .completed)
         #expect(try Self.rowCounts(store)["preset_use"] == 1)
     }
@@ -90,7 +99,9 @@ struct NeverStartedSessionTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
-        let added = try store.importFinishedSessions([Sample.finish(sid("I0"), Sample.attempts(.fear, [], status: .aborted)),
+        var nothing = Sample.attempts(.fear, [], status: .aborted)
+        nothing.endedBeforeFirstPress = true
+        let added = try store.importFinishedSessions([Sample.finish(sid("I0"), nothing),
                                                       Sample.finish(sid("I1"), Sample.attempts(.fear, [60.5]))], nowUnixNanoseconds: Sample.now)
         #expect(added == 1)
         #expect(try Self.rowCounts(store)["session"] == 1)

@@ -199,8 +199,7 @@ def _listed_route(entry_routes, server, method, target):
 def check(record):
     """record(klass, request, expected, got, ok) — the adversarial tier's Tally.record."""
     classes_text = _read("Tests/adversarial/run")
-    listed = re.search(r"^CLASSES = \[(.*)\]", classes_text, re.M)
-    classes = set(re.findall(r'"([^"]+)"', listed.group(1))) if listed else set()
+    classes = {c for listed in re.findall(r"^CLASSES \+?= \[(.*)\]", classes_text, re.M) for c in re.findall(r'"([^"]+)"', listed)}
     fuzzers = set(re.findall(r'^\s*"([a-z-]+)":\s*"Fuzz', _read("Tests/fuzz/run"), re.M))
     tiers = set(re.findall(r"Tests/([a-z-]+)/run", _read("scripts/test")))
     every_source = "\n".join(_read(p) for p in _sources("Sources"))

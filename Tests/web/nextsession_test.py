@@ -14,7 +14,7 @@ against `chronoception run` in test mode on the desktop board, in headless Chrom
   claiming a session runs, and the session stays completed;
 - the page's answers to start and discard are its own words, never the API's message with a
   session's id: Home's button says "Started Challenge 15s ×2 on the device.", the live card's Discard
-  "Discarded: saved as aborted, not logged." (phone dark, desktop light), a start refused in the
+  "Discarded before it began: nothing saved." (phone dark, desktop light; no row is kept), a start refused in the
   summary window keeps the device's sentence without the id, and no status line ever shows an id.
 Run by Tests/web/run (WEB_ONLY=nextsession)."""
 import json, os, re, shutil, subprocess, tempfile, time, urllib.error
@@ -132,13 +132,20 @@ def session_words(driver, daemon, artifacts, size, theme, first=False):
     except Exception:
         pass
     said = driver.execute_script("return live ? live.message : null")
-    check(f"words {size} {theme}: Discard answers in the page's words", said == "Discarded: saved as aborted, not logged.", said)
+    # Discarded before its first press, the session was never started: it leaves no row (issue 33).
+    check(f"words {size} {theme}: Discard answers in the page's words", said == "Discarded before it began: nothing saved.", said)
+    try:
+        wait_for(driver, "const e = document.querySelector('#live-card [data-role=end]'); return e && e.textContent.startsWith('Discarded')")
+    except Exception:
+        pass
     end = driver.execute_script("const e = document.querySelector('#live-card [data-role=end]'); return e ? e.textContent : null")
-    check(f"words {size} {theme}: the ended card says the same", end == "Discarded: saved as aborted, not logged.", end)
+    check(f"words {size} {theme}: the ended card says the same", end == "Discarded before it began: nothing saved.", end)
     check(f"words {size} {theme}: with the start button back, Home's answer about the start is gone",
           home_message(driver) == "", home_message(driver))
-    stored = daemon.api("/sessions?limit=1")["sessions"][0]
-    check(f"words {size} {theme}: the device saved it as aborted", (stored["status"], stored["mode"]) == ("aborted", "challenge"), stored)
+    finished = driver.execute_script("return live && live.finished ? live.finished : null") or {}
+    listed = [s["session_id"] for s in daemon.api("/sessions?limit=50")["sessions"]]
+    check(f"words {size} {theme}: the device kept no row of a session discarded before its first press",
+          finished.get("recorded") is False and finished.get("session_id") not in listed, (finished, listed[:3]))
     screenshot(driver, os.path.join(artifacts, f"nextsession-discarded-{size}-{theme}.png"))
     if first:
         # What the API itself says (for its clients) names the session: the page's words replace it.

@@ -360,7 +360,7 @@ enum OpenAPIDocument {
     },
     "/device/discard": {
       "post": {
-        "summary": "Discard the session in progress (saved as aborted).",
+        "summary": "Discard the session in progress (saved as aborted; one discarded before its first press leaves no row).",
         "requestBody": {
           "required": false,
           "content": {

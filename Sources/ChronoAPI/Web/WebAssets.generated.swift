@@ -468,7 +468,7 @@ async function afterSession() {
 <link rel="stylesheet" href="/app.css?v=be4d58845f64cbe6">
 <script src="/format.js?v=f22f1920e2fd726f" defer></script>
 <script src="/core.js?v=68127e1902e67f46" defer></script>
-<script src="/live.js?v=917073233e1f7d52" defer></script>
+<script src="/live.js?v=4d05ec253bf2df41" defer></script>
 <script src="/home.js?v=b31e422ef67edd5c" defer></script>
 <script src="/progress.js?v=6a399d3b0f24e93f" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
@@ -497,7 +497,7 @@ async function afterSession() {
 </main>
 </body>
 </html>
-"""#####, "56982552dcb15911"),
+"""#####, "8298b809e2752bda"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -706,7 +706,10 @@ function liveCard() {
     if (device.fear_sound) card.append(el("p", { class: "muted" }, `Fear sound: ${device.fear_sound}`));
   } else if (live.finished) {
     const status = live.finished.status;
-    card.append(el("p", { "data-role": "end" }, status === "completed" ? "Completed and saved." : status === "aborted" ? doneWords("discard") : `Ended: ${status}.`));
+    const words = status === "completed" ? "Completed and saved."
+      : live.finished.recorded === false ? (status === "aborted" ? NOTHING_SAVED : ENDED_UNSAVED)
+      : status === "aborted" ? doneWords("discard") : `Ended: ${status}.`;
+    card.append(el("p", { "data-role": "end" }, words));
     const result = live.result ? finishedResult(live.result) : null;
     if (result) card.append(result);
     if (live.refused && live.message) card.append(el("p", { class: "hint", role: "status", id: "live-message" }, live.message));
@@ -725,7 +728,7 @@ function liveCard() {
   if (live.running) {
     const action = mode === "passive"
       ? el("button", { type: "button", "data-live-action": "end", onclick: () => control("end") }, "End session")
-      : el("button", { type: "button", class: "danger", "data-live-action": "discard", onclick: () => { if (confirm("Discard this session? It is saved as aborted.")) control("discard"); } }, "Discard session");
+      : el("button", { type: "button", class: "danger", "data-live-action": "discard", onclick: () => { if (confirm(awaitingFirstPress(latestDevice) ? "Discard this session? It has not begun: nothing is saved." : "Discard this session? It is saved as aborted.")) control("discard"); } }, "Discard session");
     card.append(el("div", { class: "row" }, action), el("p", { class: "hint", role: "status", id: "live-message" }, live.message || ""));
   }
   return card;
@@ -755,7 +758,15 @@ function pairingCard() {
 // people: it says what the device did in its own words, from the reply's `device` (the state right
 // after the action), never an id.
 const SESSION_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-function doneWords(verb, device) {
+// A session discarded (or ended) before the person's first press was never started: it leaves no
+// row (the session_finished event says `recorded: false`), so the page does not say it was saved.
+const NOTHING_SAVED = "Discarded before it began: nothing saved.";
+const ENDED_UNSAVED = "Ended before it began: nothing saved.";
+function awaitingFirstPress(device) {
+  return !!device && (device.attempt || 1) === 1 && (device.state === "WaitingForStart" || device.state === "Presenting");
+}
+function doneWords(verb, device, before) {
+  if (verb !== "start" && awaitingFirstPress(before)) return verb === "end" ? ENDED_UNSAVED : NOTHING_SAVED;
   if (verb === "start") {
     const d = device || {};
     const count = d.mode === "passive" ? d.repetition_count : d.attempt_count;
@@ -777,7 +788,8 @@ function refusalWords(error) {
 }
 // Asks the device to start, end or discard: `{ ok, text }`, the text to show.
 async function deviceAction(verb, body) {
-  try { return { ok: true, text: doneWords(verb, (await api(`/device/${verb}`, { method: "POST", body: body || {} })).device) }; }
+  const before = latestDevice;
+  try { return { ok: true, text: doneWords(verb, (await api(`/device/${verb}`, { method: "POST", body: body || {} })).device, before) }; }
   catch (error) { return { ok: false, text: refusalWords(error) }; }
 }
 // The reply is kept with the live state, not in an element: the card is rebuilt on every event,
@@ -809,7 +821,7 @@ function renderLive() {
   const answer = document.querySelector("[data-role=start-answer]");
   if (back && answer) answer.textContent = "";
 }
-"""#####, "917073233e1f7d52"),
+"""#####, "4d05ec253bf2df41"),
         "/note.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: a session's note ("tired", "after coffee") on the session page, and the
 // note's muted line in session lists. The device's one validator decides (trimmed, one line, at most

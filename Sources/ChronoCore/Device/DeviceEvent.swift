@@ -5,8 +5,10 @@ public enum DeviceEvent: Hashable, Sendable {
     case state(DeviceState)
     /// An attempt was measured: its feedback, as the person got it.
     case feedback(DeviceFeedback)
-    /// A session finished and, when completed, was saved (aborted and interrupted ones are not logged).
-    case sessionFinished(sessionID: String, status: SessionStatus)
+    /// A session finished. `recorded` is false for a session that was never started
+    /// (`SessionOutcome.recordsNothing`), which leaves no row; aborted and interrupted ones are kept
+    /// but never logged.
+    case sessionFinished(sessionID: String, status: SessionStatus, recorded: Bool = true)
 
     /// The event's name (the SSE `event:`).
     public var name: String {
@@ -22,7 +24,8 @@ public enum DeviceEvent: Hashable, Sendable {
         switch self {
         case .state(let state): return state.apiJSON
         case .feedback(let feedback): return feedback.json
-        case .sessionFinished(let id, let status): return .object([("session_id", .string(id)), ("status", .string(status.rawValue))])
+        case .sessionFinished(let id, let status, let recorded):
+            return .object([("session_id", .string(id)), ("status", .string(status.rawValue)), ("recorded", .bool(recorded))])
         }
     }
 }

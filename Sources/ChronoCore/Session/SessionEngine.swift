@@ -472,6 +472,7 @@ public struct SessionEngine: Hashable, Sendable {
         _ status: SessionStatus, endedAt: MonotonicInstant, reason: String?, at now: MonotonicInstant
     ) -> [SessionEffect] {
         var effects: [SessionEffect] = []
+        let beforeFirstPress = awaitsFirstPress
         switch status {
         case .completed:
             effects.append(vibrate(.sessionDone, at: now))
@@ -486,11 +487,23 @@ public struct SessionEngine: Hashable, Sendable {
             status: status, configuration: configuration, startedAt: startedAt, endedAt: endedAt,
             attempts: attempts, boundaries: boundaries,
             fearSoundEffective: configuration.mode == .fear && fearSoundEffective, reason: reason,
-            timingLateness: timingLateness, pressesIgnoredDuringPresentation: pressesIgnoredDuringPresentation)
+            timingLateness: timingLateness, pressesIgnoredDuringPresentation: pressesIgnoredDuringPresentation,
+            endedBeforeFirstPress: beforeFirstPress)
         outcome = finished
         effects.append(.phaseChanged(phase, at: now))
         effects.append(.finished(finished))
         return effects
+    }
+
+    /// Whether the person has not pressed yet: the first attempt still waits for its start (or, in
+    /// Reproduction, is still being presented), and nothing was measured.
+    private var awaitsFirstPress: Bool {
+        guard attempts.isEmpty, boundaries.isEmpty, pressesIgnoredDuringPresentation == 0 else { return false }
+        switch phase {
+        case .waitingForStart(let attempt): return attempt == 1
+        case .presenting(let attempt, _): return attempt == 1
+        default: return false
+        }
     }
 
     private mutating func vibrate(_ cue: HapticCue, at instant: MonotonicInstant) -> SessionEffect {

@@ -32,12 +32,16 @@ public struct SessionOutcome: Hashable, Sendable {
     public var timingLateness: TimeSpan?
     /// Reproduction: presses made while an interval was being presented (ignored, and counted here).
     public var pressesIgnoredDuringPresentation: Int
+    /// The session ended while it still waited for the person's first press (Challenge, Fear: the first
+    /// attempt's start; Reproduction: its first presentation or the press after it). Set by the engine;
+    /// a stored, synced or imported session never has it.
+    public var endedBeforeFirstPress: Bool
 
     public init(
         status: SessionStatus, configuration: SessionConfiguration, startedAt: MonotonicInstant,
         endedAt: MonotonicInstant, attempts: [AttemptMeasurement], boundaries: [PassiveBoundary],
         fearSoundEffective: Bool, reason: String?, timingLateness: TimeSpan? = nil,
-        pressesIgnoredDuringPresentation: Int = 0
+        pressesIgnoredDuringPresentation: Int = 0, endedBeforeFirstPress: Bool = false
     ) {
         self.status = status
         self.configuration = configuration
@@ -49,6 +53,7 @@ public struct SessionOutcome: Hashable, Sendable {
         self.reason = reason
         self.timingLateness = timingLateness
         self.pressesIgnoredDuringPresentation = pressesIgnoredDuringPresentation
+        self.endedBeforeFirstPress = endedBeforeFirstPress
     }
 
     public var mode: SessionMode { configuration.mode }
@@ -60,10 +65,13 @@ public struct SessionOutcome: Hashable, Sendable {
         mode.usesAttempts && mode != .reproduction ? (attempts.first?.startMark ?? startedAt) : startedAt
     }
 
-    /// The session ended before anything of it happened — no attempt measured, no Passive boundary
-    /// reached (`q` before the first press): it records nothing, and counts for no preset.
+    /// The session was never started — it ended before the person's first press (`q`, a discard or a
+    /// stop while the first attempt waited for its start): it records nothing, and counts for no
+    /// preset. A session that did start (a first press, a Passive session, which runs from its start)
+    /// is kept when it is aborted or interrupted, with its status and reason, since a study counts
+    /// adherence and dropout.
     public var recordsNothing: Bool {
-        status != .completed && attempts.isEmpty && boundaries.isEmpty
+        status != .completed && endedBeforeFirstPress && attempts.isEmpty && boundaries.isEmpty
     }
 
     /// Repetitions done, for Passive.

@@ -161,7 +161,7 @@ final class SessionRunner {
                 actions.append(.sessionFinished(SessionFinishRecord(
                     sessionID: sessionID, outcome: outcome, anchor: anchor, board: context.board,
                     boundariesFired: Self.reported(engine.boundariesFired))))
-                actions.append(.event(.sessionFinished(sessionID: sessionID, status: outcome.status)))
+                actions.append(.event(.sessionFinished(sessionID: sessionID, status: outcome.status, recorded: !outcome.recordsNothing)))
             }
         }
         actions.append(.state(state))

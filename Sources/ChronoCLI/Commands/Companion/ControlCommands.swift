@@ -78,7 +78,7 @@ struct EndCommand: ParsableCommand {
 
 /// `chronoception discard`: discards the session running on the device.
 struct DiscardCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "discard", abstract: "Discard the session running on the device (it is saved as aborted).")
+    static let configuration = CommandConfiguration(commandName: "discard", abstract: "Discard the session running on the device (saved as aborted; one discarded before its first press leaves nothing).")
     @OptionGroup var socket: SocketOption
 
     func run() throws { try performDeviceAction(socket.client, "/device/discard") }
