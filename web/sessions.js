@@ -27,7 +27,7 @@ function isCalendarDay(text) {
 // the forms it accepts.
 function sessionFilterProblems(filters) {
   const problems = {};
-  if (filters.mode && !SESSION_MODES.includes(filters.mode)) problems.mode = `“${filters.mode}” is not a mode: choose Challenge, Passive or Fear.`;
+  if (filters.mode && !SESSION_MODES.includes(filters.mode)) problems.mode = `“${filters.mode}” is not a mode: choose ${SESSION_MODES.map(modeName).join(", ").replace(/, ([^,]*)$/, " or $1")}.`;
   for (const [key, name] of [["from", "first"], ["to", "last"]]) {
     if (filters[key] && !isCalendarDay(filters[key])) problems[key] = `“${filters[key]}” is not a date the device knows: pick the ${name} day from the calendar, or clear it.`;
   }

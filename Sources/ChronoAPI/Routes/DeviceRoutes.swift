@@ -65,7 +65,7 @@ enum DeviceRoutes {
             return .lastConfiguration
         }
         guard let mode = SessionMode(rawValue: modeText.lowercased()) else {
-            throw APIError(.unprocessableContent, "invalid_mode", "'\(modeText)' is not a mode. Use challenge, fear, passive or reproduction.")
+            throw APIError(.unprocessableContent, "invalid_mode", "'\(modeText)' is not a mode. Use \(SessionMode.listText).")
         }
         guard let intervalText else { throw APIError.badRequest("\"mode\" needs an \"interval\", e.g. \"30s\" or \"5m\".") }
         let target = try interval(intervalText)

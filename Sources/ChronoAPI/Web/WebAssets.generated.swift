@@ -473,7 +473,7 @@ async function afterSession() {
 <script src="/progress.js?v=6a399d3b0f24e93f" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
 <script src="/settings.js?v=ad00bf60fb9e63fb" defer></script>
-<script src="/sessions.js?v=794ebbc8e3aa3d0a" defer></script>
+<script src="/sessions.js?v=ca266fed7d0b1176" defer></script>
 <script src="/pair.js?v=d62687862bbf80e0" defer></script>
 <script src="/keys.js?v=e4d3541df61a3fef" defer></script>
 <script src="/sync.js?v=e23f4a6f4168de71" defer></script>
@@ -497,7 +497,7 @@ async function afterSession() {
 </main>
 </body>
 </html>
-"""#####, "8298b809e2752bda"),
+"""#####, "93fd0b9ca22a8060"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -1244,7 +1244,7 @@ function isCalendarDay(text) {
 // the forms it accepts.
 function sessionFilterProblems(filters) {
   const problems = {};
-  if (filters.mode && !SESSION_MODES.includes(filters.mode)) problems.mode = `“${filters.mode}” is not a mode: choose Challenge, Passive or Fear.`;
+  if (filters.mode && !SESSION_MODES.includes(filters.mode)) problems.mode = `“${filters.mode}” is not a mode: choose ${SESSION_MODES.map(modeName).join(", ").replace(/, ([^,]*)$/, " or $1")}.`;
   for (const [key, name] of [["from", "first"], ["to", "last"]]) {
     if (filters[key] && !isCalendarDay(filters[key])) problems[key] = `“${filters[key]}” is not a date the device knows: pick the ${name} day from the calendar, or clear it.`;
   }
@@ -1345,7 +1345,7 @@ async function pageSessions(params) {
   tell();
   results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"), count, list, el("div", { class: "row" }, more));
 }
-"""#####, "794ebbc8e3aa3d0a"),
+"""#####, "ca266fed7d0b1176"),
         "/settings.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the Settings page.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
