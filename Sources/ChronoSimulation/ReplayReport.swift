@@ -1,7 +1,7 @@
 import ChronoCore
 
 /// The JSON that `chronoception replay` prints: attempts, summary, outcome, the health record the
-/// session would produce (or why none), and the effects timeline with instants. README documents it.
+/// session would produce (or why none), and the effects timeline with instants. docs/REPLAY.md documents it.
 public enum ReplayReport {
     public static func build(
         transcript: VirtualClock.Transcript,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Differential check of `chronoception replay` against an independent model of README's rules.
+"""Differential check of `chronoception replay` against an independent model of the rules in docs/REPLAY.md.
 
-A second implementation, written from the documentation (README "Rules the engine applies") and
+A second implementation, written from the documentation (docs/REPLAY.md "Rules the engine applies") and
 SPEC §3-§4 in plain Python, predicts each session's status, marks, summary and health-record dates.
 Random edge files with bounces, extra taps, long presses, aborts, sound loss and early ends are fed to
 both; any disagreement is printed and fails the run.
@@ -24,7 +24,7 @@ NS = 1_000_000_000
 
 
 def recognise(edges, debounce, long_press):
-    """README's debounce and tap/long-press rules: [(recognised_at, kind, pressed_at)]."""
+    """docs/REPLAY.md's debounce and tap/long-press rules: [(recognised_at, kind, pressed_at)]."""
     out = []
     stable = raw = False
     raw_at = 0
@@ -80,7 +80,7 @@ def recognise(edges, debounce, long_press):
 
 
 def model(case):
-    """The session as README describes it."""
+    """The session as docs/REPLAY.md describes it."""
     o = case["options"]
     interval = o["interval"] * NS
     feedback, window = o["feedback_ms"] * 1_000_000, o["abort_ms"] * 1_000_000
@@ -180,7 +180,7 @@ def cue_ms(kind):
 
 
 def model_reproduction(case):
-    """A Reproduction session as README and docs/REPRODUCTION.md describe it."""
+    """A Reproduction session as docs/REPLAY.md and docs/REPRODUCTION.md describe it."""
     o = case["options"]
     interval = o["interval"] * NS
     feedback, window = o["feedback_ms"] * MS, o["abort_ms"] * MS

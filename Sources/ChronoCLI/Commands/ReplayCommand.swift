@@ -5,7 +5,7 @@ import ChronoSimulation
 import Foundation
 
 /// `chronoception replay`: one session through the real engine from a file of button edges, with no
-/// hardware and no waiting; prints the outcome as JSON (format in README).
+/// hardware and no waiting; prints the outcome as JSON (format in docs/REPLAY.md).
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
