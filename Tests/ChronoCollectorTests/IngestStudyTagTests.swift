@@ -91,6 +91,13 @@ struct IngestStudyTagTests {
         let hostile = text.replacingOccurrences(of: "\"condition\": \"feedback-off\"", with: "\"condition\": \"feedback\u{202E}off\"")
         #expect(hostile != text)
         #expect(throws: Never.self) { try StudyProtocol.parse(text) }
+        // The consent and description a page shows: the same rule, line breaks allowed.
+        let consent = try #require(try StudyProtocol.parse(text).consent)
+        // JSON escapes, so the document stays JSON and the parsed text holds the character itself.
+        for (mark, refused) in [(#"\u202E"#, true), (#"\u2066"#, true), (#"\u001B[2J"#, true), (#"\r"#, true), (#"\n\nSecond paragraph."#, false)] {
+            let changed = text.replacingOccurrences(of: consent, with: consent + mark)
+            #expect(((try? StudyProtocol.parse(changed)) == nil) == refused, "\(mark)")
+        }
         #expect(throws: (any Error).self) { try StudyProtocol.parse(hostile) }
         var session = F.challenge()
         session.study = StudyTag(protocolName: "sleep-2026", protocolVersion: 1, participant: "P1", blockIndex: 0, blockName: block,

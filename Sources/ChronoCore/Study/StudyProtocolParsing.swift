@@ -268,6 +268,13 @@ struct StudyProtocolReading {
         let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty else { problem(value.line, "\"\(what)\" is empty; write the text, or remove the key"); return nil }
         guard text.count <= limit else { problem(value.line, "\"\(what)\" has \(text.count) characters; shorten it to \(limit) at most"); return nil }
+        // The one text rule notes and labels use (`TerminalSafeText.isUnsafe`), line breaks allowed: a
+        // page, a terminal or an export shows this text, and a text-direction mark (U+202E) or a
+        // control character would reorder or hide what the participant reads.
+        if let unsafe = text.unicodeScalars.first(where: { $0 != "\n" && TerminalSafeText.isUnsafe($0) }) {
+            problem(value.line, "\"\(what)\" holds \(SessionNote.name(of: unsafe)); write it with ordinary characters (line breaks are allowed)")
+            return nil
+        }
         return text
     }
 
