@@ -34,6 +34,7 @@ public final class ChronoStore: Sendable {
         healthTarget: @escaping @Sendable (String) -> any HealthLogTarget = { HealthLogFile(path: $0) }
     ) throws(StoreError) -> ChronoStore {
         let path = location.databasePath
+        _ = ProcessIdentity.current  // read from /proc now, never at a session's start or finish
         try checkDirectoryPath(location.directory)
         try StoreFileModes.checkTypes(location)
         let exists = access(path, F_OK) == 0

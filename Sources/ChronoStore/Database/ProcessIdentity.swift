@@ -16,15 +16,16 @@ public struct ProcessIdentity: Hashable, Sendable {
         self.startTicks = startTicks
     }
 
-    /// This process.
-    public static var current: ProcessIdentity {
+    /// This process, read from /proc once (the store touches it as it opens): a session's start and
+    /// finish then open no file for it, so a peer holding the descriptors (docs/API.md, the threat
+    /// model) cannot make a row's writer `unknown-boot` with start ticks 0.
+    public static let current: ProcessIdentity = {
         let pid = getpid()
         return ProcessIdentity(bootID: currentBootID, pid: pid, startTicks: startTicks(of: pid) ?? 0)
-    }
+    }()
 
-    public static var currentBootID: String {
-        (readSmallFile("/proc/sys/kernel/random/boot_id") ?? "unknown-boot").trimmingNewlines
-    }
+    /// This boot's id, read once.
+    public static let currentBootID: String = (readSmallFile("/proc/sys/kernel/random/boot_id") ?? "unknown-boot").trimmingNewlines
 
     /// Whether the process that wrote a row is still running. A zombie (killed, not yet reaped by
     /// its parent) still has a `/proc/PID/stat` with the same start time, but it writes nothing more:
