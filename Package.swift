@@ -206,7 +206,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "ChronoCollectorCLITests", dependencies: ["ChronoCollectorCLI", "ChronoCommandLine", "ChronoCollector"]),
+        .testTarget(name: "ChronoCollectorCLITests", dependencies: ["ChronoCollectorCLI", "ChronoCommandLine", "ChronoCollector", "ChronoTesting"]),
         // The composition's own tests, without the command line: the daemon's library, recorder and
         // restarts, a locked store, the sync pusher and exchange, the device's words.
         .testTarget(name: "ChronoDeviceTests", dependencies: ["ChronoDevice", "ChronoTesting", "ChronoCore", "ChronoStore", "ChronoSync", "ChronoRuntime", "ChronoHardware"]),

@@ -66,15 +66,9 @@ public struct ChronoceptionCollector: ParsableCommand {
                     group.addTask { try await server.run() }
                     let listening: APIServer.Listening
                     do {
-                        listening = try await server.listening()
-                    } catch {
-                        // The server stopped before it listened: its own error names the cause (the
-                        // address or socket in use, the folder not writable) and the fix, as `companion` says it.
-                        var cause: any Error = error
-                        do { try await group.next() } catch let stopped { cause = stopped }
-                        let text = (cause as? APIError)?.message ?? "\(cause)"
-                        throw CommandFailure(message: "The collector could not start: " + (text.hasSuffix(".") ? text : text + "."),
-                                             status: .deviceUnavailable)
+                        listening = try await group.awaitListening("The collector") { try await server.listening() }
+                    } catch let failure as ServerStartFailure {
+                        throw CommandFailure(message: failure.description, status: .deviceUnavailable)
                     }
                     if let record, let tcp = listening.tcp { ServeRecord.write(tcp, to: record) }
                     defer { if let record { ServeRecord.remove(at: record) } }

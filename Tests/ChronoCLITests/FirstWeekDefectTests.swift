@@ -89,19 +89,9 @@ struct FirstWeekDefectTests {
 
     @Test("defect 4: companion on a taken TCP port says what run says, exit 69")
     func companionPortTaken() throws {
-        // A listener of our own on a loopback port the kernel picks.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(listener >= 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        #expect(bound && listen(listener, 1) == 0)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let taken = try TakenLoopbackPort()
+        defer { taken.close() }
+        let port = taken.port
         let fixture = try ScratchStore()
         defer { fixture.remove() }
         let result = try Self.run(["companion", "--listen", "127.0.0.1:\(port)", "--no-socket", "--data-dir", fixture.directory])

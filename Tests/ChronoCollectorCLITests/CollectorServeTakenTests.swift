@@ -1,8 +1,6 @@
+import ChronoTesting
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `chronoception-collector serve` on a port that is taken says the listener's own words (the address,
 /// what holds it, the fix) and exits 69, as `companion` and `run` do — never an HTTP code.
@@ -10,18 +8,9 @@ import Glibc
 struct CollectorServeTakenTests {
     @Test("a taken TCP port: the listener's sentence, exit 69, no 503")
     func portTaken() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(listener >= 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        #expect(bound && listen(listener, 1) == 0)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let taken = try TakenLoopbackPort()
+        defer { taken.close() }
+        let port = taken.port
         let directory = CollectorCommandTests.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
 

@@ -138,13 +138,9 @@ func serveUntilStopped(_ server: APIServer, configuration: APIServerConfiguratio
             group.addTask { try await server.run() }
             let listening: APIServer.Listening
             do {
-                listening = try await server.listening()
-            } catch {
-                // The server stopped before it listened: its own error is the cause (the address or
-                // socket in use, the folder not writable), said as `run` says it.
-                var cause: any Error = error
-                do { try await group.next() } catch let stopped { cause = stopped }
-                throw ServeFailure.couldNotStart(cause)
+                listening = try await group.awaitListening("The device API") { try await server.listening() }
+            } catch let failure as ServerStartFailure {
+                throw CommandFailure(message: failure.description, status: .deviceUnavailable)
             }
             if let path = listening.socketPath { print("Device API on the Unix socket \(path)") }
             if let tcp = listening.tcp {
@@ -160,22 +156,6 @@ func serveUntilStopped(_ server: APIServer, configuration: APIServerConfiguratio
             fflush(nil)
             try await group.next()
             group.cancelAll()
-        }
-    }
-}
-
-/// Why `companion` could not serve: the listener's own words (they name the address and the fix),
-/// exit status 69 (the address, a service, unavailable; docs/EXIT-CODES.md).
-enum ServeFailure: Error, ExitStatusReporting, CustomStringConvertible {
-    case couldNotStart(any Error)
-
-    var exitStatus: ExitStatus { .deviceUnavailable }
-
-    var description: String {
-        switch self {
-        case .couldNotStart(let cause):
-            let text = (cause as? APIError)?.message ?? "\(cause)"
-            return "The device API could not start: " + (text.hasSuffix(".") ? text : text + ".")
         }
     }
 }
