@@ -23,6 +23,27 @@ import Testing
                                    board: "desktop")
     }
 
+    @Test("a fallback file is private (0600) and replaces a link planted at its path, never writing through it")
+    func theFileIsPrivateAndReplacesALink() throws {
+        let directory = NSTemporaryDirectory() + "unsaved-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let finish = try Self.finish()
+        let victim = directory + "/victim"
+        try "keep me\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/unsaved-\(finish.sessionID).json", withDestinationPath: victim)
+        let log = UnsavedSessionLog()
+        let kept = log.keep(finish, directory: directory, report: { _ in })
+        #expect(kept == directory + "/unsaved-\(finish.sessionID).json")
+        var status = stat()
+        #expect(lstat(kept, &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFREG)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me\n")
+        let back = try UnsavedSession.parse(try String(contentsOfFile: kept, encoding: .utf8), source: kept, allowTestIntervals: false)
+        #expect(back.outcome == finish.outcome)
+    }
+
     @Test func theFileRebuildsTheSameSession() throws {
         let original = try Self.finish()
         let back = try UnsavedSession.parse(UnsavedSession.json(original).compactText, source: "f", allowTestIntervals: false)

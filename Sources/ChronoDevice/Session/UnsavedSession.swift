@@ -46,7 +46,10 @@ final class UnsavedSessionLog: Sendable {
         var kept = "standard error only"
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try OutputFile.write(text + "\n", to: path)
+            // A finished session is personal data: private like the store's files (docs/STORE.md,
+            // "Secrets at rest"), and replaced, never written through a link planted at its path.
+            let failure = FileReplacement.replace(path, with: text + "\n", mode: 0o600)
+            guard failure == 0 else { throw SystemCallError("writing \(path)", errno: failure) }
             kept = path
         } catch {
             report("Could not write the fallback file \(path) either (\(error)); the line above holds the session: save it to a file and import it.")
