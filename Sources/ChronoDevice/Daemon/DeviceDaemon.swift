@@ -67,7 +67,7 @@ public struct DeviceDaemon {
             throw InvalidSessionChoice(underlying: error)
         }
         let console = drivers.console
-        let library = StoreDeviceLibrary(store: store, flags: flags, board: drivers.board,
+        let library = StoreDeviceLibrary(store: store, flags: flags, board: drivers.board, boardSource: drivers.boardSource,
                                          report: { console.writeLine($0) })
         // Sound is opened once, for the life of the daemon, when Fear may be used at all (the flag or
         // the setting at start; turning `fear-mode` on later needs a restart to open the device).

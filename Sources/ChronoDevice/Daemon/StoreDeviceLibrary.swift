@@ -29,15 +29,18 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
 
     let store: ChronoStore
     private let flags: SessionFlags
-    private let boardName: String
+    /// The board name or file path the board was loaded by: SIGHUP reads the same source again.
+    private let boardSource: String
     private let state: Mutex<State>
     /// Where notices go (the daemon's console).
     private let report: @Sendable (String) -> Void
 
-    init(store: ChronoStore, flags: SessionFlags, board: BoardConfiguration, report: @escaping @Sendable (String) -> Void) {
+    /// `boardSource`: the name or path `board` was loaded by (`--board`'s value); nil: its name.
+    init(store: ChronoStore, flags: SessionFlags, board: BoardConfiguration, boardSource: String? = nil,
+         report: @escaping @Sendable (String) -> Void) {
         self.store = store
         self.flags = flags
-        boardName = board.name
+        self.boardSource = boardSource ?? board.name
         state = Mutex(State(board: BoardTiming(board)))
         self.report = report
     }
@@ -123,13 +126,14 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
         }
     }
 
-    /// SIGHUP: the board file again (its long press and debounce; lines and drivers need a restart).
+    /// SIGHUP: the board file again, by the name or path it was first loaded by (its long press and
+    /// debounce; lines and drivers need a restart).
     func reload() {
         do {
-            let board = try BoardCatalog.standard().load(boardName)
+            let board = try BoardCatalog.standard().load(boardSource)
             state.withLock { $0.board = BoardTiming(board) }
         } catch {
-            report("SIGHUP: the board file \(boardName) cannot be read (\(error)); keeping the one loaded before.")
+            report("SIGHUP: the board file \(boardSource) cannot be read (\(error)); keeping the one loaded before.")
         }
     }
 

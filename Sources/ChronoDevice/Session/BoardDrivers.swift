@@ -8,6 +8,9 @@ import Synchronization
 /// `desktop` board, libgpiod for a Pi, ALSA (or nothing) for sound.
 public final class BoardDrivers {
     let board: BoardConfiguration
+    /// What the board was loaded by: the board name or file path as given (or the detected name), so
+    /// that a reload reads the same file.
+    let boardSource: String
     let button: ButtonInput
     let motor: MotorOutput
     /// Where lines for the person go (the terminal screen on the desktop, standard output otherwise).
@@ -48,6 +51,7 @@ public final class BoardDrivers {
     /// `flags`: the command line's (its `--debounce-ms` is the GPIO button's kernel debounce).
     init(boardName: String?, flags: SessionFlags, bell: Bool, keyHoldMilliseconds: Int64, motorLog: String?) throws {
         let name = boardName ?? Self.defaultBoardName()
+        boardSource = name
         board = try BoardCatalog.standard().load(name)
         quitRelay = QuitRelay()
         let relay = quitRelay
