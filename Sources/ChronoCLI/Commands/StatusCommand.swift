@@ -77,6 +77,13 @@ struct StatusCommand: ParsableCommand {
                 print(StoppedStatus.json(stateFile: path, stale: (endedWriter, object["state"] as? String)).compactText)
                 throw ExitCode(ExitStatus.notRunning.rawValue)
             }
+            // A file written for another data directory says so here too, as the text output does.
+            if let asked = askedDataDirectory, StateFileText.isAnotherDevice(object, dataDirectory: asked),
+               let written = object["data_dir"] as? String,
+               let marked = AnotherDeviceStatus.json(stateFileText: text, object: object, written: written, asked: asked) {
+                print(marked)
+                return
+            }
             print(text.trimmingCharacters(in: .whitespacesAndNewlines))
             return
         }
