@@ -68,6 +68,16 @@ const trendWords = { improving: "Improving", about_the_same: "About the same", w
 function when(text) { return text ? text.replace("T", " ").slice(0, 16) : "never"; }
 function whenUTC(text) { return text ? when(text) + " UTC" : "never"; }
 
+// A device's session count, and the sessions the collector refused at ingest because their study tag
+// is not this device's (its participant's assignment), when there are any: they never reached the
+// progress, so the count alone would hide them.
+function sessionsCell(device) {
+  const refused = device.refused_sessions;
+  if (!Number.isSafeInteger(refused) || refused <= 0) return String(device.sessions);
+  return element("span", {}, String(device.sessions),
+    element("span", { class: "hint refused" }, " (" + refused + " refused: study tag not this device's)"));
+}
+
 function renderDevices(devices) {
   const picker = $("#device-picker"), participants = $("#participant-picker"), body = $("#device-table tbody");
   picker.replaceChildren(element("option", { value: "" }, "Choose a device…"));
@@ -80,7 +90,7 @@ function renderDevices(devices) {
     if (device.participant && !seen.has(device.participant)) { seen.add(device.participant); participants.append(element("option", { value: device.participant }, device.participant)); }
     body.append(element("tr", {},
       cell("Name", device.name), cell("Participant", device.participant || "—"), cell("Board", device.board),
-      cell("Sessions", device.sessions), cell("Last seen", whenUTC(device.last_seen_at)),
+      cell("Sessions", sessionsCell(device)), cell("Last seen", whenUTC(device.last_seen_at)),
       cell("State", device.revoked_at ? "revoked " + whenUTC(device.revoked_at) : "enrolled")));
   }
   if (devices.length === 0) {

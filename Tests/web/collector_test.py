@@ -141,6 +141,27 @@ def no_overflow(name, driver):
     check(f"{name}: every table fits its card", not clipped, clipped)
 
 
+def refused_rows(driver):
+    """Sessions refused at ingest (a study tag not the device's) are counted in the device's row when
+    there are any, as text: a made-up answer (no pushed device has any, and a name with markup must stay
+    text) is rendered by the page's own renderDevices, then the collector's real answer again."""
+    made_up = [{"id": "x", "name": "<b>odd</b>", "participant": None, "board": "desktop", "sessions": 12, "refused_sessions": 3,
+                "last_seen_at": None, "revoked_at": None},
+               {"id": "y", "name": "plain", "participant": None, "board": "desktop", "sessions": 2, "refused_sessions": 0,
+                "last_seen_at": None, "revoked_at": None}]
+    shown = driver.execute_script("""
+      renderDevices(arguments[0]);
+      return Array.from(document.querySelectorAll('#device-table tbody tr'))
+        .map(r => [r.cells[0].textContent, r.cells[0].children.length, r.cells[3].textContent]);""", made_up)
+    check("device table: refused sessions are counted when above 0, names stay text",
+          shown == [["<b>odd</b>", 0, "12 (3 refused: study tag not this device's)"], ["plain", 0, "2"]], shown)
+    restored = driver.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      api("/devices").then((answer) => { renderDevices(answer.devices); done(document.querySelectorAll('#device-table tbody tr').length); },
+                           (error) => done(String(error)));""")
+    check("device table: the collector's own answer shown again", restored == len(DEVICES), restored)
+
+
 def download_csv(driver, downloads):
     """Clicks the page's CSV link and answers the downloaded file's rows (as dicts)."""
     link = driver.find_element(By.ID, "export-link")
@@ -181,6 +202,10 @@ def test_collector(binary, artifacts):
             row = table.get(name, [])
             check(f"{name}: device table row (participant, board, sessions, enrolled)",
                   row[1:4] == [device["participant"], "desktop", str(device["progress"]["completed_sessions"])] and row[5] == "enrolled", row)
+        check("no device has a session refused at ingest, and no row says so",
+              all(d.get("refused_sessions") == 0 for d in listed.values()) and not any("refused" in c for row in rows for c in row),
+              [(n, d.get("refused_sessions")) for n, d in listed.items()])
+        refused_rows(driver)
         shared_formatter(driver, collector)
         participants = [o.text for o in Select(driver.find_element(By.ID, "participant-picker")).options][1:]
         check("participant picker lists each participant once", participants == ["P01", "P02"], participants)
