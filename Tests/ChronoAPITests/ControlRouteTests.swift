@@ -112,7 +112,7 @@ struct ControlRouteTests {
             #expect(try await api.request(.POST, "/api/v1/device/discard").status == 202)
             let finished = try #require(try await reader.next())
             #expect(finished.name == "session_finished")
-            #expect(finished.data == #"{"session_id":"FAKE-1","status":"aborted"}"#)
+            #expect(finished.data == #"{"session_id":"FAKE-1","status":"aborted","recorded":true}"#)
         }
     }
 }

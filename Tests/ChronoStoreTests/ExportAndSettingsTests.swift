@@ -14,7 +14,9 @@ struct ExportAndSettingsTests {
         try store.recordSessionFinished(Sample.finish(sid("C"), Sample.attempts(.challenge, [61, 59]), board: "bench, \"v2\""), nowUnixNanoseconds: Sample.now)
         try store.recordSessionFinished(Sample.finish(sid("P"), Sample.passive(planned: 3, done: 3)), nowUnixNanoseconds: Sample.now)
         // Ended before its first press: it records nothing, so it has no row here.
-        try store.recordSessionFinished(Sample.finish(sid("A"), Sample.attempts(.challenge, [], status: .aborted)), nowUnixNanoseconds: Sample.now)
+        var never = Sample.attempts(.challenge, [], status: .aborted)
+        never.endedBeforeFirstPress = true
+        try store.recordSessionFinished(Sample.finish(sid("A"), never), nowUnixNanoseconds: Sample.now)
         // Cut off by a crash before its first press: an interrupted session without attempts, one `session` row.
         try store.recordSessionStarted(SessionStartRecord(sessionID: sid("X"), configuration: Sample.attempts(.challenge, []).configuration,
                                                           anchor: Sample.anchor, board: "pi4b", soundAudible: true, wallClockSynchronised: true),
