@@ -12,6 +12,7 @@
 
 import os
 import pwd
+import shutil
 import signal
 import stat
 import subprocess
@@ -141,7 +142,12 @@ def class12_rest(ctx):
     os.makedirs(shared)
     os.chmod(base, 0o755)
     os.chmod(shared, 0o777)
-    done = subprocess.run([ctx.binary, "simulate", "--sessions", "1", "--quiet", "--data-dir", shared], capture_output=True,
+    # A copy nobody can run: the build folder may be a link into root's own 0700 home (scripts/test's cache).
+    runnable = os.path.join(ctx.work, "chronoception-for-nobody")
+    if not os.path.exists(runnable):
+        shutil.copy2(ctx.binary, runnable)
+        os.chmod(runnable, 0o755)
+    done = subprocess.run([runnable, "simulate", "--sessions", "1", "--quiet", "--data-dir", shared], capture_output=True,
                           env=dict(ctx.env, HOME="/nonexistent"), user=nobody.pw_uid, group=nobody.pw_gid, timeout=60)
     err = done.stderr.decode("utf-8", "replace")
     ok = done.returncode == 77 and "cannot make it private" in err and "chown" in err and not os.listdir(shared)
