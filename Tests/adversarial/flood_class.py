@@ -148,8 +148,21 @@ def _limits(ctx, name):
     return limit, min(64, max(1, limit // 16)), max(1, min(limit // 4, 1024))
 
 
+def _idle_daemon(ctx):
+    """Earlier classes (schemathesis's starts, the bounds' running session) may leave a session on the
+    daemon: it is discarded, and its summary window waited out, before the flood's own session."""
+    for _ in range(100):
+        device = (ctx.request("daemon", "srv", "GET", "/api/v1/device").json() or {}).get("device") or {}
+        if device.get("state") == "Idle":
+            return
+        if device.get("session_in_progress"):
+            ctx.request("daemon", "srv", "POST", "/api/v1/device/discard", body={})
+        time.sleep(0.2)
+
+
 def _start_session(ctx):
     try:
+        _idle_daemon(ctx)
         answer = ctx.request("daemon", "srv", "POST", "/api/v1/device/start", body={"mode": "passive", "interval": "10s", "count": 3})
         for _ in range(50):
             device = (ctx.request("daemon", "srv", "GET", "/api/v1/device").json() or {}).get("device") or {}
