@@ -25,6 +25,7 @@ struct SyncRouteTests {
     static func configuration(perAddress: Int = 10) -> CollectorServerConfiguration {
         var configuration = CollectorServerConfiguration(socketPath: nil, tcp: nil, now: { F.now })
         configuration.refusedEnrolmentsPerMinutePerAddress = perAddress
+        configuration.lockoutClock = { 0 }
         return configuration
     }
 

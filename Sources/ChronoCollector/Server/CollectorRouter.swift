@@ -10,7 +10,7 @@ public enum CollectorRouter {
         let state = CollectorState(store: store, configuration: configuration)
         let router = Router(context: APIRequestContext.self)
         // First: an address that guessed device keys or reader keys too often is refused before anything runs.
-        router.add(middleware: FailedAuthMiddleware(limiter: FailedAuthLimiter(), trust: configuration.localTrust, who: "collector"))
+        router.add(middleware: FailedAuthMiddleware(limiter: FailedAuthLimiter(now: configuration.lockoutClock), trust: configuration.localTrust, who: "collector"))
         SyncRoutes.add(to: router, state)
         CollectorWebRoutes.add(to: router)
         router.get("/") { request, _ in

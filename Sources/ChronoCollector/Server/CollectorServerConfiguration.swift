@@ -23,6 +23,9 @@ public struct CollectorServerConfiguration: Sendable {
     /// How many connections the collector holds at once, per remote address, remote in all and the
     /// owner's; nil: derived from the open-file limit when the server is made (`ConnectionLimits`).
     public var connectionLimits: ConnectionLimits?
+    /// The monotonic clock in nanoseconds that times failed-authentication lockouts; nil: the
+    /// process's own. Tests freeze it so `Retry-After` is an exact figure.
+    public var lockoutClock: (@Sendable () -> Int64)?
 
     public init(socketPath: String?, tcp: TCPAddress?, localTrust: LocalTrust = .socketAndLoopback, stopOnSignals: Bool = false,
                 now: @escaping @Sendable () -> Int64 = { LocalTimeZone.nowUnixNanoseconds() },
