@@ -32,6 +32,17 @@ public enum HapticCue: Hashable, Sendable {
     /// One boundary of Reproduction's presented interval (its start or its end): a single 100 ms mark,
     /// played at an absolute deadline. The presented interval runs from one mark's onset to the next's.
     case presentationMark
+    /// A study session has become due (a reminder; never played during a session): buzz, tick, buzz.
+    case sessionDue
+    /// A study waits for the person's consent, which the page asks for: played on the idle tap
+    /// instead of starting anything. Tick, buzz, buzz, tick.
+    case consentNeeded
+    /// The battery has fallen to the low level (played once per discharge, never inside an attempt):
+    /// buzz, buzz, tick.
+    case lowBattery
+    /// The battery is at the critical level: the session was saved and the device powers off. Four
+    /// buzzes, the longest cue, played last.
+    case batteryCritical
 
     public var pattern: HapticPattern {
         switch self {
@@ -53,6 +64,10 @@ public enum HapticCue: Hashable, Sendable {
         case .setupProblem: return HapticPattern(HapticCue.error.pattern.elements + HapticCue.deviceReady.pattern.elements)
         case .recorded: return HapticPattern([.tick, .tick, .tick, .tick])
         case .presentationMark: return HapticPattern([.mark])
+        case .sessionDue: return HapticPattern([.buzz, .tick, .buzz])
+        case .consentNeeded: return HapticPattern([.tick, .buzz, .buzz, .tick])
+        case .lowBattery: return HapticPattern([.buzz, .buzz, .tick])
+        case .batteryCritical: return HapticPattern([.buzz, .buzz, .buzz, .buzz])
         }
     }
 
@@ -71,6 +86,10 @@ public enum HapticCue: Hashable, Sendable {
         case .setupProblem: return "setup-problem"
         case .recorded: return "recorded"
         case .presentationMark: return "presentation-mark"
+        case .sessionDue: return "session-due"
+        case .consentNeeded: return "consent-needed"
+        case .lowBattery: return "low-battery"
+        case .batteryCritical: return "battery-critical"
         }
     }
 
@@ -78,7 +97,7 @@ public enum HapticCue: Hashable, Sendable {
     public static var all: [HapticCue] {
         var cues: [HapticCue] = [.ready, .start, .sessionDone, .abortConfirm, .discarded, .error, .pairingRequest,
                                    .deviceReady, .setupProblem, .recorded,
-                                   .presentationMark]
+                                   .presentationMark, .sessionDue, .consentNeeded, .lowBattery, .batteryCritical]
         for zone in ErrorZone.allCases {
             for direction in [ErrorDirection.early, .late] { cues.append(.feedback(zone, direction)) }
         }
