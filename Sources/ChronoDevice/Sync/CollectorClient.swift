@@ -26,16 +26,18 @@ public struct CollectorClient: CollectorTransport {
     public func post(_ path: String, body: Data, bearer: String?) async throws(SyncFailure) -> (status: Int, body: Data) {
         let where_ = "\(url.host):\(url.port)"
         let channel: NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
+        let tlsErrors = TLSErrorRecorder()
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(connectTimeout)
-                .connect(host: url.host, port: url.port) { [url] channel in
+                .connect(host: url.host, port: url.port) { [url, tlsErrors] channel in
                     channel.eventLoop.makeCompletedFuture {
                         if url.usesTLS {
                             // SNI and the name check need a host name; an IP address is checked as one.
                             let isAddress = (try? SocketAddress(ipAddress: url.host, port: 0)) != nil
                             try channel.pipeline.syncOperations.addHandler(
                                 NIOSSLClientHandler(context: try Self.tlsContext(), serverHostname: isAddress ? nil : url.host))
+                            try channel.pipeline.syncOperations.addHandler(tlsErrors)
                         }
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
                         return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
@@ -80,19 +82,29 @@ public struct CollectorClient: CollectorTransport {
             }
         } catch let failure as SyncFailure {
             if expired.isSet { throw Self.timedOut(where_, exchangeTimeout) }
+            if failure.kind == .noRoute, let tls = tlsErrors.first {
+                throw Self.handshakeFailed(where_, tls)
+            }
             throw failure
-        } catch let tls as NIOSSLError {
-            throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed: \(TLSFailureWords.reason(String(describing: tls)))")
-        } catch let tls as BoringSSLError {
-            throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed: \(TLSFailureWords.reason(String(describing: tls)))")
-        } catch let tls as NIOSSLExtraError {
-            // A certificate from a trusted CA that names another host (failedToValidateHostname):
-            // NIOSSL reports it after the handshake, as its own error type, not a BoringSSLError.
-            throw SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed: \(TLSFailureWords.reason(String(describing: tls)))")
         } catch {
             if expired.isSet { throw Self.timedOut(where_, exchangeTimeout) }
+            // The handshake's own error, even when a write on the channel it closed failed first.
+            if let tls = Self.isTLSError(error) ? error : tlsErrors.first {
+                throw Self.handshakeFailed(where_, tls)
+            }
             throw SyncFailure(kind: .noRoute, detail: "the exchange with the collector at \(where_) failed (\(Self.reason(error)))")
         }
+    }
+
+    /// Whether `error` is the TLS library's: BoringSSL's reasons, NIOSSL's own (an unclean
+    /// shutdown), or a certificate from a trusted CA that names another host
+    /// (`failedToValidateHostname`, which NIOSSL reports after the handshake as its own type).
+    static func isTLSError(_ error: any Error) -> Bool {
+        error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError
+    }
+
+    private static func handshakeFailed(_ where_: String, _ tls: any Error) -> SyncFailure {
+        SyncFailure(kind: .tlsFailed, detail: "the TLS handshake with \(where_) failed: \(TLSFailureWords.reason(String(describing: tls)))")
     }
 
     /// The client's TLS context: TLS 1.2 or later, certificates checked against the system's
