@@ -71,6 +71,48 @@ struct CollectorWithheldTests {
         }
     }
 
+    /// Through each store, as `export csv` and the page read it: a session of the example protocol's
+    /// first block (feedback withheld, never revealed) pushed by its participant's device comes back
+    /// flagged, with no score, in the CSV and in the recent sessions; an untagged one keeps its score.
+    @Test(arguments: StoreKind.available)
+    func aStoredWithheldSessionIsFlaggedInTheCSVAndTheRecentSessions(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let (plan, _) = try await IngestStudyTagTests.setUp(store)
+            let withheld = IngestStudyTagTests.tagged(plan, position: 0, startedAgo: 29)
+            #expect(withheld.study?.feedbackShown == false)
+            let open = F.challenge(startedAgo: 2)
+            let receipt = try await store.ingest(try IngestPlan.validate(F.batch([withheld, open])), deviceID: F.deviceID, nowUnixNanoseconds: F.now)
+            #expect(receipt.accepted == 2 && receipt.refused == nil)
+            let sessions = try await store.sessions(CollectorSessionQuery())
+            #expect(sessions.first { $0.session.id == withheld.id }?.session.study == withheld.study)
+            let ids = try await CollectorWithheld.ids(sessions, nowUnixNanoseconds: F.now, assignment: { try await store.studyAssignment(deviceID: $0) })
+            #expect(ids == [withheld.id])
+
+            var text = ""
+            CollectorCSV.write(sessions, withheld: ids) { text += $0 }
+            let lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+            func row(_ line: String) -> [String: String] { Dictionary(uniqueKeysWithValues: zip(CollectorCSV.columns, line.components(separatedBy: ","))) }
+            let withheldRows = lines.dropFirst().map(row).filter { $0["session_id"] == withheld.id }
+            let openRows = lines.dropFirst().map(row).filter { $0["session_id"] == open.id }
+            #expect(withheldRows.count == 3 && openRows.count == 3)
+            for fields in withheldRows {
+                #expect(fields["feedback_withheld"] == "true" && fields["results_withheld"] == "true")
+                #expect(fields["time_acuity_score"] == "" && fields["zone"] == "" && fields["tap_mark_ns"] == "")
+                #expect(fields["participant"] == "P1")
+            }
+            for fields in openRows {
+                #expect(fields["feedback_withheld"] == "" && fields["results_withheld"] == "")
+                #expect(fields["time_acuity_score"] != "" && fields["zone"] != "")
+            }
+
+            let report = CollectorProgress.report(sessions, nowUnixNanoseconds: F.now, utcOffsetSeconds: 0, withheld: ids)
+            let line = try #require(report.recentSessions.first { $0.sessionID == withheld.id })
+            #expect(line.resultsWithheld && line.timeAcuityScore == nil && line.meanAbsErrorSeconds == nil)
+            let shown = try #require(report.recentSessions.first { $0.sessionID == open.id })
+            #expect(!shown.resultsWithheld && shown.timeAcuityScore != nil)
+        }
+    }
+
     @Test func progressCountsTheWithheldSessionAndShowsNoResult() {
         let report = CollectorProgress.report(Self.sessions(), nowUnixNanoseconds: F.now, utcOffsetSeconds: 0,
                                               withheld: ["5d1c7a4e-2b3f-4c5d-8e9f-0a1b2c3d4e5f"])
