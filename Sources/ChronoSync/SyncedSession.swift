@@ -226,10 +226,8 @@ extension SyncedSession {
         }
         guard status == SessionStatus.completed.rawValue else { throw fail("status is '\(status)'; only completed sessions are synced") }
         guard let mode = SessionMode(rawValue: mode) else { throw fail("mode '\(mode)' is not challenge, fear, passive or reproduction") }
-        let maximumMilliseconds = Int64(TrainingInterval.maximumSeconds) * 1000
-        guard (1...maximumMilliseconds).contains(targetIntervalMilliseconds) else {
-            throw fail("target_interval_ms \(targetIntervalMilliseconds) is outside 1…\(maximumMilliseconds)")
-        }
+        // The bounds are the core's (`SessionValidation`), the same `import` applies to a fallback file.
+        if let problem = SessionValidation.intervalProblem("target_interval_ms", milliseconds: targetIntervalMilliseconds) { throw fail(problem) }
         let interval: TrainingInterval
         if targetIntervalMilliseconds % 1000 == 0, let whole = try? TrainingInterval(seconds: Int(targetIntervalMilliseconds / 1000)) {
             interval = whole
@@ -239,11 +237,9 @@ extension SyncedSession {
         guard let pattern = HapticPattern(notation: intervalPattern), pattern.isIntervalPattern else {
             throw fail("interval_pattern '\(intervalPattern)' is not an interval pattern")
         }
-        let limit: Int64 = 3_600_000
         for (name, value) in [("feedback_ms", feedbackMilliseconds), ("abort_window_ms", abortWindowMilliseconds),
-                              ("debounce_ms", debounceMilliseconds), ("long_press_ms", longPressMilliseconds)]
-        where !(0...limit).contains(value) {
-            throw fail("\(name) \(value) is outside 0…\(limit)")
+                              ("debounce_ms", debounceMilliseconds), ("long_press_ms", longPressMilliseconds)] {
+            if let problem = SessionValidation.timingProblem(name, milliseconds: value) { throw fail(problem) }
         }
         let configuration: SessionConfiguration
         do {

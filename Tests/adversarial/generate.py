@@ -209,10 +209,10 @@ BATCH_FIELDS = {
     "cursor_through": ("batch", 0, I64_MAX),
     "target_interval_ms": ("session", 1, 7_259_000),  # test-mode devices sync millisecond intervals
     "planned_count": ("session", 1, 99),
-    "feedback_ms": ("session", 0, 3_600_000),
-    "abort_window_ms": ("session", 0, 3_600_000),
-    "debounce_ms": ("session", 0, 3_600_000),
-    "long_press_ms": ("session", 0, 3_600_000),
+    "feedback_ms": ("session", 0, 60_000),  # SessionValidation.timingMilliseconds
+    "abort_window_ms": ("session", 0, 60_000),
+    "debounce_ms": ("session", 0, 60_000),
+    "long_press_ms": ("session", 0, 60_000),
     "started_mono_ns": ("session", 0, NS_LIMIT),
     "ended_mono_ns": ("session", 0, NS_LIMIT),
     "anchor_unix_ns": ("session", WALL_LOW, WALL_HIGH),

@@ -11,6 +11,27 @@ public enum SessionValidation {
     public static let maximumBoardLength = 64
     /// The longest `reason` text accepted.
     public static let maximumReasonLength = 500
+    /// A session's target interval in milliseconds: from 1 ms (a test-mode interval) to the product's
+    /// maximum, 120m 59s (SPEC §2). Every format's interval field is checked against this one range.
+    public static let intervalMilliseconds: ClosedRange<Int64> = 1...Int64(TrainingInterval.maximumSeconds) * 1000
+    /// A session's own timing settings in milliseconds (feedback, abort window, debounce, long press):
+    /// up to a minute, the most any entry point lets a session run with (the flags'
+    /// `TimeLimits.maximumTimingMilliseconds`; settings and board files allow less), so every session
+    /// a device records passes, on import and on a collector alike.
+    public static let timingMilliseconds: ClosedRange<Int64> = 0...TimeLimits.maximumTimingMilliseconds
+
+    /// The problem with a timing setting named `name` of `milliseconds` read from outside, or nil: a
+    /// decoder asks before it builds the configuration (and so before any arithmetic on the value).
+    public static func timingProblem(_ name: String, milliseconds: Int64) -> String? {
+        timingMilliseconds.contains(milliseconds) ? nil
+            : "\(name) \(milliseconds) is outside \(timingMilliseconds.lowerBound)…\(timingMilliseconds.upperBound) ms"
+    }
+
+    /// The problem with a target interval of `milliseconds` read from outside, or nil.
+    public static func intervalProblem(_ name: String, milliseconds: Int64) -> String? {
+        intervalMilliseconds.contains(milliseconds) ? nil
+            : "\(name) \(milliseconds) is outside \(intervalMilliseconds.lowerBound)…\(intervalMilliseconds.upperBound) ms"
+    }
 
     /// `record` with its id in canonical form, or the first rule it breaks.
     public static func validated(_ record: SessionFinishRecord) throws(SessionRuleViolation) -> SessionFinishRecord {
@@ -29,6 +50,7 @@ public enum SessionValidation {
         if let reason = record.outcome.reason, reason.count > maximumReasonLength {
             throw broken(.text, "the reason is \(reason.count) characters long; at most \(maximumReasonLength)")
         }
+        try checkConfiguration(record.outcome.configuration, broken)
         try checkTimes(record, firings: firings, broken)
         try checkAttempts(record.outcome, broken)
         try checkBoundaries(record, firings: firings, broken)
@@ -43,6 +65,19 @@ public enum SessionValidation {
         }
         guard !board.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
             throw broken(.text, "the board name holds control characters")
+        }
+    }
+
+    private static func checkConfiguration(_ configuration: SessionConfiguration, _ broken: (SessionRule, String) -> SessionRuleViolation) throws(SessionRuleViolation) {
+        if let problem = intervalProblem("the target interval", milliseconds: configuration.interval.span.nanoseconds / 1_000_000) {
+            throw broken(.time, problem)
+        }
+        let timings: [(String, TimeSpan)] = [
+            ("feedback_ms", configuration.timing.feedbackDuration), ("abort_window_ms", configuration.timing.abortConfirmWindow),
+            ("debounce_ms", configuration.gestures.debounce), ("long_press_ms", configuration.gestures.longPress),
+        ]
+        for (name, span) in timings {
+            if let problem = timingProblem(name, milliseconds: span.milliseconds) { throw broken(.time, problem) }
         }
     }
 
