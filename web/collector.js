@@ -78,6 +78,14 @@ function sessionsCell(device) {
     element("span", { class: "hint refused" }, " (" + refused + " refused: study tag not this device's)"));
 }
 
+// The device's newest consent decision on its study (text, as everything a device sent): a declined
+// or withdrawn one stops the study there, and the cell says so.
+function consentCell(consent) {
+  if (!consent) return "—";
+  const words = consent.decision + " " + consent.protocol + "@" + consent.protocol_version + " · " + whenUTC(consent.decided_at);
+  return consent.study_stopped ? element("span", { class: "refused" }, words + " (study stopped)") : words;
+}
+
 function renderDevices(devices) {
   const picker = $("#device-picker"), participants = $("#participant-picker"), body = $("#device-table tbody");
   picker.replaceChildren(element("option", { value: "" }, "Choose a device…"));
@@ -90,7 +98,7 @@ function renderDevices(devices) {
     if (device.participant && !seen.has(device.participant)) { seen.add(device.participant); participants.append(element("option", { value: device.participant }, device.participant)); }
     body.append(element("tr", {},
       cell("Name", device.name), cell("Participant", device.participant || "—"), cell("Board", device.board),
-      cell("Sessions", sessionsCell(device)), cell("Last seen", whenUTC(device.last_seen_at)),
+      cell("Sessions", sessionsCell(device)), cell("Consent", consentCell(device.consent)), cell("Last seen", whenUTC(device.last_seen_at)),
       cell("State", device.revoked_at ? "revoked " + whenUTC(device.revoked_at) : "enrolled")));
   }
   if (devices.length === 0) {

@@ -127,3 +127,8 @@ async function afterSession() {
   const card = document.getElementById("home-last");
   if (card) card.replaceWith(lastSessionCard(data.last_session));
 }
+  // consent.js: the study's consent text with Accept and Decline, above the cards, while it waits.
+  if (d.study && d.study.consent === "needed") {
+    const card = await consentCard();
+    if (card && main.contains(status)) main.querySelector(".grid").before(card);
+  }

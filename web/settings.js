@@ -118,6 +118,6 @@ async function pageSettings(flash) {
     el("p", {}, "Deletes every session, preset and setting on the device, in two steps. The health log file is left untouched."),
     el("div", { class: "row" }, el("button", { type: "button", class: "danger", id: "delete-start", onclick: deleteStep1 }, "Delete all data…")), dataNote);
 
-  main.lastChild.replaceWith(defaults, fearCard, healthCard, privacyCard(v, save), syncCard(), dataCard, keysCard(keys.keys)); // keys.js; privacy.js, sync.js
+  main.lastChild.replaceWith(defaults, fearCard, healthCard, privacyCard(v, save), syncCard(), consentSettingsCard(), dataCard, keysCard(keys.keys)); // keys.js; privacy.js, sync.js, consent.js
   if (flash) dataNote.focus();
 }

@@ -161,9 +161,9 @@ public struct ChronoceptionCollector: ParsableCommand {
 /// screen, and the widths are those of what is printed.
 enum DeviceTable {
     static func lines(_ devices: [CollectorDevice]) -> [String] {
-        let rows = [["Name", "Participant", "Board", "Sessions", "Refused", "Last seen", "State", "Device ID"]] + devices.map { device in
+        let rows = [["Name", "Participant", "Board", "Sessions", "Refused", "Consent", "Last seen", "State", "Device ID"]] + devices.map { device in
             [device.name, device.participant ?? "—", device.board, String(device.sessionCount), String(device.refusedSessionCount),
-             CollectorTimeText.utc(device.lastSeenUnixNanoseconds),
+             consentCell(device.consent), CollectorTimeText.utc(device.lastSeenUnixNanoseconds),
              device.revokedUnixNanoseconds.map { "revoked " + CollectorTimeText.utc($0) } ?? "enrolled", device.id]
                 .map { TerminalSafeText.sanitized($0, keepNewlines: false) }
         }
@@ -173,6 +173,14 @@ enum DeviceTable {
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
             }.joined(separator: "  ")
         }
+    }
+}
+
+extension DeviceTable {
+    /// The device's newest consent decision: `accepted sleep-2026@1`, `withdrawn sleep-2026@1 (study stopped)`, or `—`.
+    static func consentCell(_ consent: StudyConsent.Record?) -> String {
+        guard let consent else { return "—" }
+        return "\(consent.decision.rawValue) \(consent.protocolName)@\(consent.protocolVersion)" + (consent.decision == .accepted ? "" : " (study stopped)")
     }
 }
 

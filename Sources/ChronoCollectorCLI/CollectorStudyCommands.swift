@@ -64,8 +64,9 @@ extension ChronoceptionCollector.Export {
             try withCollectorStore(store) { opened in
                 try await StudyCommandSupport.checkScope(query, opened)
                 let sessions = try await opened.sessions(query)
+                let consents = try await CollectorConsentColumns.byDevice(opened)
                 var text = ""
-                TidyExport.write(sessions) { text += $0 }
+                TidyExport.write(sessions, consents: consents) { text += $0 }
                 try StudyCommandSupport.replace(path, with: text)
                 try StudyCommandSupport.replace(codebook, with: TidyCodebook.csv)
                 let rows = text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } - 1

@@ -12,15 +12,19 @@ public struct SyncBatch: Codable, Hashable, Sendable {
     public var sessions: [SyncedSession]
     /// Every synced setting with its Lamport stamp (see `PreferenceStamp`); may be empty.
     public var preferences: [StampedPreference]
+    /// The person's newest consent decision on the assigned study (docs/STUDIES.md, "Consent"), in
+    /// every batch; absent before any, and from older devices (an older collector ignores it).
+    public var consent: SyncedConsent?
 
     public init(protocolVersion: Int = SyncProtocol.version, deviceID: String, cursorAfter: Int64, cursorThrough: Int64,
-                sessions: [SyncedSession], preferences: [StampedPreference]) {
+                sessions: [SyncedSession], preferences: [StampedPreference], consent: SyncedConsent? = nil) {
         self.protocolVersion = protocolVersion
         self.deviceID = deviceID
         self.cursorAfter = cursorAfter
         self.cursorThrough = cursorThrough
         self.sessions = sessions
         self.preferences = preferences
+        self.consent = consent
     }
 
     enum CodingKeys: String, CodingKey {
@@ -29,6 +33,7 @@ public struct SyncBatch: Codable, Hashable, Sendable {
         case cursorAfter = "cursor_after"
         case cursorThrough = "cursor_through"
         case sessions, preferences
+        case consent
     }
 }
 

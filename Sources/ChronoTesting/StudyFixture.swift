@@ -1,5 +1,6 @@
 import ChronoCore
 import ChronoSync
+import Foundation
 
 /// A small protocol for the device's study tests: 3 days × 2 sessions, a Challenge block with
 /// feedback, then a withheld block revealed at its end, then one withheld for good; at least 60
@@ -34,5 +35,27 @@ extension StudyFixture {
     /// The fixture's assignment as a collector's receipt carries it.
     public static var synced: SyncedStudyAssignment {
         SyncedStudyAssignment(assignment, document: protocolText)
+    }
+}
+
+extension StudyFixture {
+    /// The consent text of `consentProtocolText`.
+    public static let consentText = "I agree to take part. Results of two blocks are not shown to me."
+
+    /// The fixture's protocol with a description and a consent text: its sessions wait for the
+    /// person's acceptance (`StudyConsent`).
+    public static var consentProtocolText: String {
+        protocolText.replacingOccurrences(of: "\"version\": 1,", with: """
+            "version": 1,
+              "description": "Two sessions a day for three days; feedback is withheld in the last two blocks.",
+              "consent": "\(consentText)",
+            """)
+    }
+
+    /// The assignment of `consentProtocolText` as a collector's receipt carries it.
+    public static var syncedWithConsent: SyncedStudyAssignment {
+        let assignment = StudyAssignment(studyProtocol: try! StudyProtocol.parse(consentProtocolText), participant: "P017", participantIndex: 0,
+                                         seed: 7, startUnixNanoseconds: startUnixNanoseconds)
+        return SyncedStudyAssignment(assignment, document: consentProtocolText)
     }
 }

@@ -111,6 +111,7 @@ struct DeviceVocabularyTests {
             (.sessionAlreadySaved(sessionID: "S", status: .completed, discard: true), "nothing_running"),
             (.notPassive(.challenge), "not_passive"),
             (.fearNotOptedIn, "fear_not_enabled"),
+            (.consentNeeded(protocolName: "sleep-2026"), "consent_needed"),
             (.invalidConfiguration("bad"), "invalid_configuration"),
             (.pairingQueueFull, "busy"),
             (.pairingRefused("no long press within the time given"), "pairing_not_approved"),

@@ -98,6 +98,6 @@ struct StudyStandingTests {
     func json() {
         let one = Self.standing([(0, Self.at(day: 0, hour: 9, minute: 10))])
         let json = one.line(at: Self.at(day: 0, hour: 9, minute: 30), utcOffsetSeconds: 0).json
-        #expect(json.compactText == #"{"protocol":"sleep-2026","version":1,"day":1,"session":2,"sessions_per_day":2,"sessions":6,"done":1,"missed":0,"next_due":"2026-11-20T10:10:00.000+00:00","due_now":false,"finished":false,"line":"Study sleep-2026 · day 1 · session 2 of 2 · next due 10:10"}"#)
+        #expect(json.compactText == #"{"protocol":"sleep-2026","version":1,"day":1,"session":2,"sessions_per_day":2,"sessions":6,"done":1,"missed":0,"next_due":"2026-11-20T10:10:00.000+00:00","due_now":false,"finished":false,"line":"Study sleep-2026 · day 1 · session 2 of 2 · next due 10:10","consent":"not_needed"}"#)
     }
 }

@@ -34,6 +34,7 @@ enum APIRouter {
         SettingsRoutes.add(to: keyed, state)
         HealthRoutes.add(to: keyed, state)
         SyncRoutes.add(to: keyed, state)
+        StudyRoutes.add(to: keyed, state)
         DataRoutes.add(to: keyed, state)
         LearnRoutes.add(to: keyed)
         KeyRoutes.add(to: keyed, state)

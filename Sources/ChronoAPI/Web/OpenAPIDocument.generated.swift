@@ -185,7 +185,7 @@ enum OpenAPIDocument {
             }
           },
           "409": {
-            "description": "Refused by the device: nothing_running, session_running, not_passive, busy, or no_device (no device attached). In the moment after a session ends (its summary on the device) that session is already saved: start answers busy (start again in a moment), end and discard nothing_running, each saying so.",
+            "description": "Refused by the device: nothing_running, session_running, not_passive, busy, or no_device (no device attached). In the moment after a session ends (its summary on the device) that session is already saved: start answers busy (start again in a moment), end and discard nothing_running, each saying so. consent_needed: the assigned study's next session is due but its consent has not been answered (POST /study/consent); a preset or an explicit configuration still starts the person's own session.",
             "content": {
               "application/json": {
                 "schema": {
@@ -2489,6 +2489,132 @@ enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/study/consent": {
+      "get": {
+        "summary": "The assigned study's consent: its protocol's name, version, description and consent text, and where consent stands.",
+        "responses": {
+          "200": {
+            "description": "The assigned study's consent.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/StudyConsent"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "A key is needed (from beyond loopback), or the key presented is unknown or revoked.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      },
+      "post": {
+        "summary": "Answer the study's consent: accept or decline while it is needed, withdraw once accepted. Declining or withdrawing stops the study on this device; the decision reaches the collector at the next sync.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "decision"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "decision": {
+                    "type": "string",
+                    "enum": [
+                      "accept",
+                      "decline",
+                      "withdraw"
+                    ]
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The decision was kept; the consent as it is now.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/StudyConsent"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The body is not {\"decision\": \"accept\" | \"decline\" | \"withdraw\"}.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "no_study: no study is assigned; consent_not_open: the decision does not apply now (already answered, nothing to withdraw, or the protocol asks for no consent), with the reason.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "A key is needed (from beyond loopback), or the key presented is unknown or revoked.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "Origin refused: the request came from another site's page.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The body is larger than 16 KiB.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "415": {
+            "description": "The body is not application/json.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -2726,7 +2852,8 @@ enum OpenAPIDocument {
               "next_due",
               "due_now",
               "finished",
-              "line"
+              "line",
+              "consent"
             ],
             "additionalProperties": false,
             "properties": {
@@ -2775,6 +2902,17 @@ enum OpenAPIDocument {
               "line": {
                 "type": "string",
                 "description": "The line in words, e.g. Study sleep-2026 · day 3 · session 2 of 4 · next due 14:00."
+              },
+              "consent": {
+                "type": "string",
+                "enum": [
+                  "not_needed",
+                  "needed",
+                  "accepted",
+                  "declined",
+                  "withdrawn"
+                ],
+                "description": "Where the person's consent to the protocol stands (docs/STUDIES.md, \"Consent\"): not_needed without a consent text; needed until it is answered (no study session starts, due_now is false, the line says to open the page); declined or withdrawn stop the study on this device."
               }
             }
           },
@@ -3245,6 +3383,88 @@ enum OpenAPIDocument {
           },
           "note": {
             "type": "string"
+          }
+        }
+      },
+      "StudyConsent": {
+        "type": "object",
+        "required": [
+          "study"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "study": {
+            "type": "object",
+            "nullable": true,
+            "description": "The assigned study's consent; null when no study is assigned.",
+            "required": [
+              "protocol",
+              "version",
+              "description",
+              "consent_text",
+              "consent",
+              "decision"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "protocol": {
+                "type": "string",
+                "description": "The protocol's name."
+              },
+              "version": {
+                "type": "integer"
+              },
+              "description": {
+                "type": "string",
+                "nullable": true,
+                "description": "The protocol's description, shown with the consent text; text, never HTML."
+              },
+              "consent_text": {
+                "type": "string",
+                "nullable": true,
+                "description": "The text the person accepts before the study's first session; null when the protocol has none (consent is not_needed). Text, never HTML."
+              },
+              "consent": {
+                "type": "string",
+                "enum": [
+                  "not_needed",
+                  "needed",
+                  "accepted",
+                  "declined",
+                  "withdrawn"
+                ],
+                "description": "Where consent stands: a decision answers this protocol's consent text (by its SHA-256), so a new version with a changed text is needed again."
+              },
+              "decision": {
+                "type": "object",
+                "nullable": true,
+                "description": "The kept decision that answers this text; null while needed or not needed.",
+                "required": [
+                  "decision",
+                  "decided_at",
+                  "version"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "decision": {
+                    "type": "string",
+                    "enum": [
+                      "accepted",
+                      "declined",
+                      "withdrawn"
+                    ]
+                  },
+                  "decided_at": {
+                    "type": "string",
+                    "description": "When it was taken (ISO 8601, the device's wall clock)."
+                  },
+                  "version": {
+                    "type": "integer",
+                    "description": "The protocol version it was taken on."
+                  }
+                }
+              }
+            }
           }
         }
       }

@@ -144,7 +144,9 @@ main > .row[role="group"] { margin-bottom: 16px; }
   .pickers > label.inline { flex: 1 1 100%; flex-direction: column; align-items: stretch; gap: 4px; }
   .pickers select { max-width: none; }
 }
-"""#####, "be4d58845f64cbe6"),
+/* The study consent text (consent.js): the collector's words as written, line breaks kept. */
+.consent blockquote { margin: 0.5rem 0; padding: 0.5rem 0.75rem; border-left: 3px solid var(--accent, currentColor); white-space: pre-line; overflow-wrap: anywhere; }
+"""#####, "eb100e59d3019033"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the router; it starts the app once every page's script is loaded.
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -187,6 +189,74 @@ window.addEventListener("hashchange", route);
 startEvents();
 route();
 """#####, "e9a497531c2409d5"),
+        "/consent.js": ("text/javascript; charset=utf-8", #####"""
+// Chronoception companion: the assigned study's consent (docs/STUDIES.md, "Consent").
+// Plain scripts that index.html loads in order (no build step); they share their top-level names.
+// The protocol's name, description and consent text come from the collector: they are set as text
+// (el's children are text nodes), never as HTML.
+"use strict";
+// Home's consent card, when the device's study waits for an answer (GET /device's study.consent is
+// "needed"): the protocol's words, Accept and Decline. Answered, Home is drawn again.
+async function consentCard() {
+  let data;
+  try { data = await api("/study/consent"); } catch (error) { return el("section", { class: "card" }, errorBox(error)); }
+  const study = data.study;
+  if (!study || study.consent !== "needed") return null;
+  const note = el("p", { class: "status", role: "status", hidden: true, "data-role": "consent-answer" });
+  async function answer(decision) {
+    note.hidden = false; note.className = "status"; note.textContent = "Saving your answer…";
+    try {
+      await api("/study/consent", { method: "POST", body: { decision } });
+      pageHome();
+    } catch (error) { note.className = "status error"; note.replaceChildren(...withCode(error.words || error.message)); }
+  }
+  return el("section", { class: "card consent", id: "consent-card", "aria-labelledby": "h-consent", "data-role": "consent" },
+    el("h2", { id: "h-consent" }, "A study asks for your consent"),
+    el("p", {}, "Study ", el("strong", { "data-role": "consent-protocol" }, study.protocol), ` (version ${study.version})`),
+    study.description ? el("p", { class: "muted", "data-role": "consent-description" }, study.description) : null,
+    el("blockquote", { "data-role": "consent-text" }, study.consent_text),
+    el("p", { class: "hint" }, "No study session starts before you accept. Your own sessions run either way. You can withdraw later in Settings; declining or withdrawing stops the study on this device and tells the study team."),
+    el("div", { class: "row" },
+      el("button", { type: "button", "data-role": "consent-accept", onclick: () => answer("accept") }, "Accept"),
+      el("button", { type: "button", class: "secondary", "data-role": "consent-decline", onclick: () => answer("decline") }, "Decline")),
+    note);
+}
+
+const CONSENT_WORDS = {
+  not_needed: "This study asks for no consent.",
+  needed: "Waiting for your answer: Home shows the consent text with Accept and Decline.",
+  accepted: "You accepted.",
+  declined: "You declined: the study is stopped on this device.",
+  withdrawn: "You withdrew: the study is stopped on this device.",
+};
+// Settings' study card: where consent stands, and Withdraw while it is accepted (two steps, since it
+// stops the study). Nothing without an assigned study.
+function consentSettingsCard() {
+  const card = el("section", { class: "card", "aria-labelledby": "st-study", "data-role": "consent-settings", hidden: true },
+    el("h2", { id: "st-study" }, "Study"));
+  api("/study/consent").then((data) => {
+    const study = data.study;
+    if (!study) return;
+    const note = el("div", { role: "status" });
+    const decided = study.decision ? ` (${when(study.decision.decided_at)})` : "";
+    const withdraw = el("button", { type: "button", class: "danger", "data-role": "consent-withdraw", onclick: () => {
+      note.replaceChildren(
+        el("p", { class: "status error" }, "Withdrawing stops the study on this device: no more of its sessions start, and the study team is told at the next sync. Your sessions so far stay."),
+        el("div", { class: "row" },
+          el("button", { type: "button", class: "danger", "data-role": "consent-withdraw-confirm", onclick: async () => {
+            try { await api("/study/consent", { method: "POST", body: { decision: "withdraw" } }); pageSettings(); }
+            catch (error) { note.replaceChildren(errorBox(error)); } } }, "Yes, withdraw"),
+          el("button", { type: "button", class: "secondary", onclick: () => note.replaceChildren(el("p", { class: "status" }, "Kept: you are still in the study.")) }, "Stay in the study")));
+    } }, "Withdraw consent…");
+    card.append(
+      el("p", {}, "Study ", el("strong", {}, study.protocol), ` (version ${study.version})`),
+      el("p", { "data-role": "consent-standing" }, (CONSENT_WORDS[study.consent] || study.consent) + decided),
+      study.consent === "accepted" ? el("div", { class: "row" }, withdraw) : null, note);
+    card.hidden = false;
+  }).catch((error) => { card.append(errorBox(error)); card.hidden = false; });
+  return card;
+}
+"""#####, "b7df9a0ff79df664"),
         "/core.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: the helpers every page uses (elements, the API, dates, words).
 // Plain scripts that index.html loads in order (no build step); they share their top-level names.
@@ -455,7 +525,12 @@ async function afterSession() {
   const card = document.getElementById("home-last");
   if (card) card.replaceWith(lastSessionCard(data.last_session));
 }
-"""#####, "b31e422ef67edd5c"),
+  // consent.js: the study's consent text with Accept and Decline, above the cards, while it waits.
+  if (d.study && d.study.consent === "needed") {
+    const card = await consentCard();
+    if (card && main.contains(status)) main.querySelector(".grid").before(card);
+  }
+"""#####, "d4795d2b6056e23d"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -465,14 +540,15 @@ async function afterSession() {
 <meta name="color-scheme" content="light dark">
 <title>Chronoception</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/app.css?v=be4d58845f64cbe6">
+<link rel="stylesheet" href="/app.css?v=eb100e59d3019033">
 <script src="/format.js?v=f22f1920e2fd726f" defer></script>
 <script src="/core.js?v=68127e1902e67f46" defer></script>
 <script src="/live.js?v=4d05ec253bf2df41" defer></script>
-<script src="/home.js?v=b31e422ef67edd5c" defer></script>
+<script src="/home.js?v=d4795d2b6056e23d" defer></script>
+<script src="/consent.js?v=b7df9a0ff79df664" defer></script>
 <script src="/progress.js?v=6a399d3b0f24e93f" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
-<script src="/settings.js?v=ad00bf60fb9e63fb" defer></script>
+<script src="/settings.js?v=9050d21b3ff17f33" defer></script>
 <script src="/sessions.js?v=ca266fed7d0b1176" defer></script>
 <script src="/pair.js?v=d62687862bbf80e0" defer></script>
 <script src="/keys.js?v=e4d3541df61a3fef" defer></script>
@@ -497,7 +573,7 @@ async function afterSession() {
 </main>
 </body>
 </html>
-"""#####, "93fd0b9ca22a8060"),
+"""#####, "8f0c9b919581ef3d"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
@@ -1467,10 +1543,10 @@ async function pageSettings(flash) {
     el("p", {}, "Deletes every session, preset and setting on the device, in two steps. The health log file is left untouched."),
     el("div", { class: "row" }, el("button", { type: "button", class: "danger", id: "delete-start", onclick: deleteStep1 }, "Delete all data…")), dataNote);
 
-  main.lastChild.replaceWith(defaults, fearCard, healthCard, privacyCard(v, save), syncCard(), dataCard, keysCard(keys.keys)); // keys.js; privacy.js, sync.js
+  main.lastChild.replaceWith(defaults, fearCard, healthCard, privacyCard(v, save), syncCard(), consentSettingsCard(), dataCard, keysCard(keys.keys)); // keys.js; privacy.js, sync.js, consent.js
   if (flash) dataNote.focus();
 }
-"""#####, "ad00bf60fb9e63fb"),
+"""#####, "9050d21b3ff17f33"),
         "/sync.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: sync with a collector — the Sync card on Settings, and one line on Home
 // only when something is wrong (failing for more than a day, or a copied data directory). The words

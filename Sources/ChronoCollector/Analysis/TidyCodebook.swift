@@ -49,6 +49,9 @@ public enum TidyCodebook {
         Column(name: "timing_late_ns", type: "integer", unit: "ns", meaning: "The device's timing flag: how late its latest time mark (cue, boundary) began, when any began later than the cue tolerance. Empty when every mark was on time."),
         Column(name: "timing_flagged", type: "boolean", unit: "", meaning: "TRUE when timing_late_ns is set: the session's presented timing was late, consider leaving it out."),
         Column(name: "board", type: "text", unit: "", meaning: "The device's board (its button and motor wiring)."),
+        Column(name: "consent", type: "text", unit: "", meaning: "The device's newest consent decision on its study when exported: accepted, declined or withdrawn (declined and withdrawn stop the study on that device). Empty when the device has synced none."),
+        Column(name: "consent_protocol", type: "text", unit: "", meaning: "The protocol and version that decision answered, as name@version. Empty without a decision."),
+        Column(name: "consent_decided_utc", type: "timestamp", unit: "UTC", meaning: "When the decision was taken, by the device's wall clock. Empty without a decision."),
     ]
 
     /// The codebook as CSV: `column, type, unit, meaning`.

@@ -8,19 +8,21 @@ import ChronoSync
 /// RFC 4180 CSV through `CSVText`, a header row, numbers as plain decimals, booleans TRUE/FALSE and
 /// missing values empty: R's `read.csv` and pandas' `read_csv` read it without options. Pure.
 public enum TidyExport {
-    /// Writes the header and every session's rows to `sink`, in chunks of about 64 KiB.
-    public static func write(_ sessions: [CollectorSession], to sink: (String) throws -> Void) rethrows {
+    /// Writes the header and every session's rows to `sink`, in chunks of about 64 KiB. `consents`:
+    /// each device's newest consent decision, by device ID (`CollectorDevice.consent`).
+    public static func write(_ sessions: [CollectorSession], consents: [String: StudyConsent.Record] = [:],
+                             to sink: (String) throws -> Void) rethrows {
         try sink(CSVText.record(TidyCodebook.columns.map(\.name)))
         var chunk = ""
         for stored in sessions {
-            for row in rows(stored) { chunk += CSVText.record(row) }
+            for row in rows(stored, consent: consents[stored.deviceID]) { chunk += CSVText.record(row) }
             if chunk.utf8.count > 65_536 { try sink(chunk); chunk = "" }
         }
         if !chunk.isEmpty { try sink(chunk) }
     }
 
     /// One session's rows, in `TidyCodebook.columns` order; none for a session that no longer validates.
-    public static func rows(_ stored: CollectorSession) -> [[String]] {
+    public static func rows(_ stored: CollectorSession, consent: StudyConsent.Record? = nil) -> [[String]] {
         let wire = stored.session
         guard let outcome = try? wire.validatedOutcome() else { return [] }
         let tag = StudyObservations.study(wire)
@@ -39,6 +41,8 @@ public enum TidyExport {
         let timing: [String] = [
             String(wire.utcOffsetSeconds), flag(wire.wallClockSynchronised), wire.timingLateNanoseconds.map(String.init) ?? "",
             flag(wire.timingLateNanoseconds != nil), wire.board,
+            consent?.decision.rawValue ?? "", consent.map { "\($0.protocolName)@\($0.protocolVersion)" } ?? "",
+            consent.map { WallTime(unixNanoseconds: $0.decidedUnixNanoseconds, utcOffsetSeconds: 0).iso8601 } ?? "",
         ]
         var rows: [[String]] = []
         if SessionMode(rawValue: wire.mode)?.usesAttempts == true {

@@ -4,15 +4,20 @@ import PostgresNIO
 extension PostgresCollectorStore {
     static let deviceColumns = """
         d.id, d.name, d.participant, d.board, d.software_version, d.enrolled_ns, d.revoked_ns, d.last_seen_ns,
-        (SELECT COUNT(*) FROM session s WHERE s.device_id = d.id), d.refused_sessions
+        (SELECT COUNT(*) FROM session s WHERE s.device_id = d.id), d.refused_sessions,
+        d.consent_decision, d.consent_decided_ns, d.consent_protocol, d.consent_protocol_version, d.consent_text_sha256
         """
 
     static func device(_ row: PostgresRandomAccessRow) throws -> CollectorDevice {
-        CollectorDevice(id: try row[0].decode(String.self), name: try row[1].decode(String.self), participant: try row[2].decode(String?.self),
+        var device = CollectorDevice(id: try row[0].decode(String.self), name: try row[1].decode(String.self), participant: try row[2].decode(String?.self),
                         board: try row[3].decode(String.self), softwareVersion: try row[4].decode(String.self),
                         enrolledUnixNanoseconds: try row[5].decode(Int64.self), revokedUnixNanoseconds: try row[6].decode(Int64?.self),
                         lastSeenUnixNanoseconds: try row[7].decode(Int64?.self), sessionCount: Int(try row[8].decode(Int64.self)),
                         refusedSessionCount: Int(clamping: try row[9].decode(Int64.self)))
+        device.consent = CollectorConsentColumns.record(
+            decision: try row[10].decode(String?.self), decided: try row[11].decode(Int64?.self), protocolName: try row[12].decode(String?.self),
+            version: try row[13].decode(Int64?.self).map { Int(clamping: $0) }, digest: try row[14].decode(String?.self))
+        return device
     }
 
     /// Every row of a query on a connection (inside a transaction).

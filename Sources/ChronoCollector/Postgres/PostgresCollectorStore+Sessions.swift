@@ -58,6 +58,14 @@ extension PostgresCollectorStore {
             try await Self.savePreferences(connection, deviceID: deviceID, merged: merged, stored: stored, logger)
             try await connection.query("UPDATE device SET last_seen_ns = \(now), refused_sessions = refused_sessions + \(Int64(refused.count)) WHERE id = \(deviceID)",
                                        logger: logger)
+            if let consent = plan.consent {
+                let decision = consent.decision.rawValue, decided = consent.decidedUnixNanoseconds, name = consent.protocolName
+                let version = Int64(consent.protocolVersion), digest = consent.textDigest
+                try await connection.query("""
+                    UPDATE device SET consent_decision = \(decision), consent_decided_ns = \(decided), consent_protocol = \(name),
+                        consent_protocol_version = \(version), consent_text_sha256 = \(digest) WHERE id = \(deviceID)
+                    """, logger: logger)
+            }
             return SyncReceipt(accepted: inserted.count, duplicates: plan.sessions.count - inserted.count,
                                acknowledgedThrough: plan.batch.cursorThrough, preferences: merged, refused: refused.isEmpty ? nil : refused)
         }

@@ -4,13 +4,16 @@ import GRDB
 extension SQLiteCollectorStore {
     static let deviceColumns = """
         d.id, d.name, d.participant, d.board, d.software_version, d.enrolled_ns, d.revoked_ns, d.last_seen_ns,
-        (SELECT COUNT(*) FROM session s WHERE s.device_id = d.id), d.refused_sessions
+        (SELECT COUNT(*) FROM session s WHERE s.device_id = d.id), d.refused_sessions,
+        d.consent_decision, d.consent_decided_ns, d.consent_protocol, d.consent_protocol_version, d.consent_text_sha256
         """
 
     static func device(_ row: Row) -> CollectorDevice {
-        CollectorDevice(id: row[0], name: row[1], participant: row[2], board: row[3], softwareVersion: row[4],
-                        enrolledUnixNanoseconds: row[5], revokedUnixNanoseconds: row[6], lastSeenUnixNanoseconds: row[7], sessionCount: row[8],
-                        refusedSessionCount: row[9])
+        var device = CollectorDevice(id: row[0], name: row[1], participant: row[2], board: row[3], softwareVersion: row[4],
+                                     enrolledUnixNanoseconds: row[5], revokedUnixNanoseconds: row[6], lastSeenUnixNanoseconds: row[7], sessionCount: row[8],
+                                     refusedSessionCount: row[9])
+        device.consent = CollectorConsentColumns.record(decision: row[10], decided: row[11], protocolName: row[12], version: row[13], digest: row[14])
+        return device
     }
 
     public func addEnrolment(_ enrolment: PendingEnrolment, nowUnixNanoseconds now: Int64) async throws {

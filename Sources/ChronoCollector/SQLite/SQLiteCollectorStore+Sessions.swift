@@ -41,6 +41,13 @@ extension SQLiteCollectorStore {
             try Self.savePreferences(db, deviceID: deviceID, merged: merged, stored: stored)
             try db.execute(sql: "UPDATE device SET last_seen_ns = ?, refused_sessions = refused_sessions + ? WHERE id = ?",
                            arguments: [now, refused.count, deviceID])
+            if let consent = plan.consent {
+                try db.execute(sql: """
+                    UPDATE device SET consent_decision = ?, consent_decided_ns = ?, consent_protocol = ?, consent_protocol_version = ?,
+                        consent_text_sha256 = ? WHERE id = ?
+                    """, arguments: [consent.decision.rawValue, consent.decidedUnixNanoseconds, consent.protocolName, consent.protocolVersion,
+                                      consent.textDigest, deviceID])
+            }
             return SyncReceipt(accepted: accepted, duplicates: duplicates, acknowledgedThrough: plan.batch.cursorThrough, preferences: merged,
                                refused: refused.isEmpty ? nil : refused)
         }

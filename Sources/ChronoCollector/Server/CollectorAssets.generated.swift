@@ -273,7 +273,7 @@ document.addEventListener("DOMContentLoaded", start);
   <div class="card table-wrap">
     <table id="device-table" class="stack">
       <caption class="muted">Enrolled devices</caption>
-      <thead><tr><th scope="col">Name</th><th scope="col">Participant</th><th scope="col">Board</th><th scope="col">Sessions</th><th scope="col">Last seen</th><th scope="col">State</th></tr></thead>
+      <thead><tr><th scope="col">Name</th><th scope="col">Participant</th><th scope="col">Board</th><th scope="col">Sessions</th><th scope="col">Consent</th><th scope="col">Last seen</th><th scope="col">State</th></tr></thead>
       <tbody></tbody>
     </table>
   </div>
@@ -282,7 +282,7 @@ document.addEventListener("DOMContentLoaded", start);
 </main>
 </body>
 </html>
-"""#####, "40daa6876162bad5"),
+"""#####, "42fcdba0dab3d695"),
         "/collector.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception collector pages: a device (or participant) picker and progress, from /api/v1 only.
 // Durations go through format.js's seconds() (loaded first, shared with the companion): one display
@@ -364,6 +364,14 @@ function sessionsCell(device) {
     element("span", { class: "hint refused" }, " (" + refused + " refused: study tag not this device's)"));
 }
 
+// The device's newest consent decision on its study (text, as everything a device sent): a declined
+// or withdrawn one stops the study there, and the cell says so.
+function consentCell(consent) {
+  if (!consent) return "—";
+  const words = consent.decision + " " + consent.protocol + "@" + consent.protocol_version + " · " + whenUTC(consent.decided_at);
+  return consent.study_stopped ? element("span", { class: "refused" }, words + " (study stopped)") : words;
+}
+
 function renderDevices(devices) {
   const picker = $("#device-picker"), participants = $("#participant-picker"), body = $("#device-table tbody");
   picker.replaceChildren(element("option", { value: "" }, "Choose a device…"));
@@ -376,7 +384,7 @@ function renderDevices(devices) {
     if (device.participant && !seen.has(device.participant)) { seen.add(device.participant); participants.append(element("option", { value: device.participant }, device.participant)); }
     body.append(element("tr", {},
       cell("Name", device.name), cell("Participant", device.participant || "—"), cell("Board", device.board),
-      cell("Sessions", sessionsCell(device)), cell("Last seen", whenUTC(device.last_seen_at)),
+      cell("Sessions", sessionsCell(device)), cell("Consent", consentCell(device.consent)), cell("Last seen", whenUTC(device.last_seen_at)),
       cell("State", device.revoked_at ? "revoked " + whenUTC(device.revoked_at) : "enrolled")));
   }
   if (devices.length === 0) {
@@ -460,6 +468,6 @@ async function start() {
 }
 
 document.addEventListener("DOMContentLoaded", start);
-"""#####, "1755c9cbeb08ae89"),
+"""#####, "97e13316b757e3d5"),
     ]
 }

@@ -16,6 +16,17 @@ enum CollectorJSON {
             ("enrolled_at", instant(device.enrolledUnixNanoseconds)), ("revoked_at", instant(device.revokedUnixNanoseconds)),
             ("last_seen_at", instant(device.lastSeenUnixNanoseconds)), ("sessions", .int(device.sessionCount)),
             ("refused_sessions", .int(device.refusedSessionCount)),
+            ("consent", device.consent.map(consent) ?? .null),
+        ])
+    }
+
+    /// A device's newest consent decision on its study: a declined or withdrawn one means the study
+    /// is stopped on that device.
+    static func consent(_ record: StudyConsent.Record) -> JSONValue {
+        .object([
+            ("decision", .string(record.decision.rawValue)), ("decided_at", instant(record.decidedUnixNanoseconds)),
+            ("protocol", .string(record.protocolName)), ("protocol_version", .int(record.protocolVersion)),
+            ("study_stopped", .bool(record.decision != .accepted)),
         ])
     }
 

@@ -26,8 +26,9 @@ enum StudyAnalysisRoutes {
         group.get("export-tidy.csv") { request, _ in
             do {
                 let sessions = try await state.store.sessions(try await CollectorReadRoutes.known(CollectorReadRoutes.scope(request, required: false), state.store))
+                let consents = try await CollectorConsentColumns.byDevice(state.store)
                 var text = ""
-                TidyExport.write(sessions) { text += $0 }
+                TidyExport.write(sessions, consents: consents) { text += $0 }
                 return csv(text, filename: "chronoception-tidy.csv")
             } catch { throw CollectorHTTP.answer(error) }
         }

@@ -1,3 +1,4 @@
+import ChronoCore
 import ChronoSync
 
 /// An enrolled device as the collector lists it.
@@ -19,6 +20,9 @@ public struct CollectorDevice: Hashable, Sendable {
     /// Sessions from this device refused at ingest for their study tag (`IngestStudyTags`: another
     /// participant's, or a protocol its participant was never assigned).
     public var refusedSessionCount: Int
+    /// The newest consent decision the device synced (`StudyConsent`); nil before one, and from
+    /// devices older than consent. A declined or withdrawn one means the study is stopped there.
+    public var consent: StudyConsent.Record?
 
     public init(id: String, name: String, participant: String?, board: String, softwareVersion: String,
                 enrolledUnixNanoseconds: Int64, revokedUnixNanoseconds: Int64?, lastSeenUnixNanoseconds: Int64?, sessionCount: Int,

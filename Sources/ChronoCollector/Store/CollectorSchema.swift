@@ -167,7 +167,17 @@ public enum CollectorSchema {
         // Version 6: sessions refused at ingest for their study tag (`IngestStudyTags`), per device.
         Migration(sqlite: ["ALTER TABLE device ADD COLUMN refused_sessions INTEGER NOT NULL DEFAULT 0"],
                   postgres: ["ALTER TABLE device ADD COLUMN refused_sessions BIGINT NOT NULL DEFAULT 0"]),
+        // Version 7: the device's newest consent decision on its study (`SyncBatch.consent`,
+        // `StudyConsent`): all NULL before one arrives and from older devices, all set together otherwise.
+        Migration(sqlite: consentColumns(integer: "INTEGER"), postgres: consentColumns(integer: "BIGINT")),
     ]
+
+    /// Version 7's columns on `device`: the decision, when it was taken, and the protocol and consent
+    /// text (SHA-256) it answered.
+    static func consentColumns(integer: String) -> [String] {
+        ["consent_decision TEXT", "consent_decided_ns \(integer)", "consent_protocol TEXT", "consent_protocol_version \(integer)",
+         "consent_text_sha256 TEXT"].map { "ALTER TABLE device ADD COLUMN " + $0 }
+    }
 
     /// The tables a collector's database holds; a database with other tables and no `schema_version` is
     /// someone else's.

@@ -21,6 +21,8 @@ public struct IngestPlan: Sendable {
     /// The batch's preferences for synced keys, values in canonical form; other keys are left out
     /// (a newer device may sync more settings than this collector knows).
     public var preferences: [StampedPreference]
+    /// The device's newest consent decision (`SyncedConsent.validated`); nil when the batch has none.
+    public var consent: StudyConsent.Record?
 
     public static func validate(_ batch: SyncBatch) throws(CollectorError) -> IngestPlan {
         guard batch.protocolVersion == SyncProtocol.version else {
@@ -60,6 +62,10 @@ public struct IngestPlan: Sendable {
             }
             preferences.append(StampedPreference(key: preference.key, value: value, clock: preference.clock, origin: preference.origin))
         }
-        return IngestPlan(batch: batch, sessions: sessions, preferences: preferences)
+        var consent: StudyConsent.Record?
+        if let synced = batch.consent {
+            do { consent = try synced.validated() } catch { throw .invalidBatch(error.message + ".") }
+        }
+        return IngestPlan(batch: batch, sessions: sessions, preferences: preferences, consent: consent)
     }
 }

@@ -42,6 +42,9 @@ public enum DeviceRefusal: Hashable, Sendable, CustomStringConvertible {
     case notPassive(SessionMode)
     /// Fear Mode is not opted into.
     case fearNotOptedIn
+    /// The study's next session is due but its consent text has not been answered (`StudyConsent`):
+    /// no study session starts before acceptance; the device's page asks for it.
+    case consentNeeded(protocolName: String)
     /// The configuration is invalid (the core's message).
     case invalidConfiguration(String)
     /// Too many pairing requests wait already (`PairingQueue.capacity`).
@@ -69,6 +72,8 @@ public enum DeviceRefusal: Hashable, Sendable, CustomStringConvertible {
             return "Nothing to \(discard ? "discard" : "end"): the session that just ended (\(id)) is already saved as \(status.rawValue)."
         case .notPassive(let mode): return "Only a Passive session can be ended; this \(mode.rawValue) session can be discarded instead."
         case .fearNotOptedIn: return "Fear Mode is not opted into: turn it on with `chronoception settings set fear-mode on`."
+        case .consentNeeded(let name):
+            return "The study \(name) asks for your consent before its sessions: open the device's page to read it and accept or decline. Your own sessions still run (a preset: `start --preset 30s`)."
         case .invalidConfiguration(let message): return message
         case .pairingQueueFull: return "\(PairingQueue.capacity) pairing requests already wait for the device's button; try again when they are answered or expire."
         case .pairingRefused(let why): return "Pairing refused: \(why)."
@@ -93,6 +98,7 @@ public enum DeviceRefusal: Hashable, Sendable, CustomStringConvertible {
         /// Busy with something that cannot be interrupted now; try again in a moment.
         case busy = "busy"
         case pairingNotApproved = "pairing_not_approved"
+        case consentNeeded = "consent_needed"
     }
 
     /// The refusal's API error code.
@@ -105,6 +111,7 @@ public enum DeviceRefusal: Hashable, Sendable, CustomStringConvertible {
         case .sessionJustEnded, .pairingQueueFull, .stopping, .waitingForButton: return .busy
         case .notPassive: return .notPassive
         case .fearNotOptedIn: return .fearNotEnabled
+        case .consentNeeded: return .consentNeeded
         case .invalidConfiguration: return .invalidConfiguration
         case .pairingRefused: return .pairingNotApproved
         case .notADaemon, .noDevice, .noDeviceToPair: return .noDevice

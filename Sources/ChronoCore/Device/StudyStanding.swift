@@ -8,15 +8,20 @@ public struct StudyStanding: Hashable, Sendable {
     public var startUnixNanoseconds: Int64
     /// Plan positions done, each with the instant its session ended.
     public var completions: [StudySchedule.Completion]
+    /// Where the person's consent stands (`StudyConsent`): a planned session starts only when it
+    /// allows study sessions; a declined or withdrawn consent stops the study on this device.
+    public var consent: StudyConsent.Standing
 
-    public init(plan: StudyPlan, startUnixNanoseconds: Int64, completions: [StudySchedule.Completion]) {
+    public init(plan: StudyPlan, startUnixNanoseconds: Int64, completions: [StudySchedule.Completion],
+                consent: StudyConsent.Standing = .notNeeded) {
         self.plan = plan
         self.startUnixNanoseconds = startUnixNanoseconds
         self.completions = completions
+        self.consent = consent
     }
 
-    public init(assignment: StudyAssignment, completions: [StudySchedule.Completion]) {
-        self.init(plan: assignment.plan, startUnixNanoseconds: assignment.startUnixNanoseconds, completions: completions)
+    public init(assignment: StudyAssignment, completions: [StudySchedule.Completion], consent: StudyConsent.Standing = .notNeeded) {
+        self.init(plan: assignment.plan, startUnixNanoseconds: assignment.startUnixNanoseconds, completions: completions, consent: consent)
     }
 
     /// The standing with one more session done (the daemon's own, before the store's snapshot knows it).
@@ -34,7 +39,22 @@ public struct StudyStanding: Hashable, Sendable {
     /// The planned session an idle tap starts at `now`: the next one, when it is due now (its day has
     /// begun and the minimum gap after the last one has passed). Nil when none is due now — the
     /// study is finished, not begun, or the next one is later — and the tap starts the person's own.
+    /// No planned session is due while consent is not given (`consentNeeded(at:)` says when a tap
+    /// asks for it instead), nor once it was declined or withdrawn.
     public func dueSession(at now: Int64) -> StudyPlan.Session? {
+        guard consent.allowsStudySessions else { return nil }
+        return plannedSessionDue(at: now)
+    }
+
+    /// Whether a tap at `now` meets a planned session that waits for consent: the study's next session
+    /// is due, and the person has not answered its consent text yet. The tap then plays
+    /// `HapticCue.consentNeeded` and starts nothing.
+    public func consentNeeded(at now: Int64) -> Bool {
+        consent == .needed && plannedSessionDue(at: now) != nil
+    }
+
+    /// The next planned session when the schedule makes it due at `now`, consent aside.
+    private func plannedSessionDue(at now: Int64) -> StudyPlan.Session? {
         let status = status(at: now)
         guard let next = status.next, let due = status.nextDueUnixNanoseconds, due <= now else { return nil }
         return plan.sessions[next]
@@ -47,6 +67,7 @@ public struct StudyStanding: Hashable, Sendable {
         var study = DeviceState.Study(protocolName: plan.protocolName, protocolVersion: plan.protocolVersion,
                                       sessionsPerDay: plan.schedule.sessionsPerDay, sessions: plan.sessions.count,
                                       done: status.done, missed: status.missed)
+        study.consent = consent
         guard let next = status.next, let due = status.nextDueUnixNanoseconds else {
             study.text = "Study \(plan.protocolName) · finished · \(status.done) of \(plan.sessions.count) done"
             return study
@@ -54,9 +75,19 @@ public struct StudyStanding: Hashable, Sendable {
         let session = plan.sessions[next]
         study.day = session.day + 1
         study.session = session.slot + 1
+        // Stopped by the person: where the plan stood, nothing due, no next time.
+        if consent.stopsStudy {
+            study.text = "Study \(plan.protocolName) · stopped: consent \(consent.rawValue) · \(status.done) of \(plan.sessions.count) done"
+            return study
+        }
         study.nextDue = due <= now ? nil : WallTime(unixNanoseconds: due, utcOffsetSeconds: utcOffsetSeconds)
         study.dueNow = due <= now
         let when = due <= now ? "due now" : "next due " + Self.clockText(due, now: now, utcOffsetSeconds: utcOffsetSeconds)
+        if consent == .needed {
+            study.dueNow = false
+            study.text = "Study \(plan.protocolName) · consent needed: open the device's page to read it and accept or decline"
+            return study
+        }
         study.text = "Study \(plan.protocolName) · day \(session.day + 1) · session \(session.slot + 1) of \(plan.schedule.sessionsPerDay) · \(when)"
         return study
     }
@@ -64,6 +95,8 @@ public struct StudyStanding: Hashable, Sendable {
     /// The first instant after `now` at which the line or the due session changes without anything
     /// else happening (a session becoming due, a day ending, the clock text's day changing), or nil.
     public func nextChange(after now: Int64, utcOffsetSeconds: Int) -> Int64? {
+        // A stopped study changes only by a new decision or assignment (a new snapshot).
+        if consent.stopsStudy { return nil }
         let status = status(at: now)
         var candidates: [Int64] = []
         if let due = status.nextDueUnixNanoseconds, due > now { candidates.append(due) }
@@ -136,6 +169,8 @@ extension DeviceState {
         public var dueNow = false
         /// The line in words: "Study sleep-2026 · day 3 · session 2 of 4 · next due 14:00".
         public var text = ""
+        /// Where the person's consent to the protocol stands (`not_needed` without a consent text).
+        public var consent: StudyConsent.Standing = .notNeeded
 
         public init(protocolName: String, protocolVersion: Int, sessionsPerDay: Int, sessions: Int, done: Int, missed: Int) {
             self.protocolName = protocolName
@@ -162,6 +197,7 @@ extension DeviceState {
                 ("due_now", .bool(dueNow)),
                 ("finished", .bool(finished)),
                 ("line", .string(text)),
+                ("consent", .string(consent.rawValue)),
             ])
         }
     }

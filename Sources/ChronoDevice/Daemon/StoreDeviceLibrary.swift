@@ -119,7 +119,8 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
             let plan = kept.assignment
             let done = try store.completedStudySessions(protocolName: plan.studyProtocol.name, protocolVersion: plan.studyProtocol.version,
                                                         participant: plan.participant)
-            return StudyStanding(assignment: plan, completions: done.map(\.completion))
+            let consent = StudyConsent.standing(of: plan.studyProtocol, record: try store.studyConsent())
+            return StudyStanding(assignment: plan, completions: done.map(\.completion), consent: consent)
         } catch {
             report("The study assignment cannot be read (\(error)); sessions run outside the study until it can.")
             return nil

@@ -135,7 +135,8 @@ public struct SyncExchange: Sendable {
             if !first && outbox.sessions.isEmpty && outbox.through == outbox.after { break }
             first = false
             let batch = SyncBatch(deviceID: deviceID, cursorAfter: outbox.after, cursorThrough: outbox.through,
-                                  sessions: outbox.sessions, preferences: try store.syncPreferences())
+                                  sessions: outbox.sessions, preferences: try store.syncPreferences(),
+                                  consent: try store.studyConsent().map(SyncedConsent.init))
             let (status, body) = try await transport.post(SyncProtocol.batchesPath, body: try Self.encoder.encode(batch), bearer: enrolment.deviceKey)
             if status == 413, outbox.sessions.count > 1 {
                 // Too large for the collector: half as many sessions, until one session is refused alone.

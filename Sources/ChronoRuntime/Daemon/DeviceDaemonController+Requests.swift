@@ -20,6 +20,10 @@ extension DeviceDaemonController {
             // configuration, a preset) runs as the tap runs it, as Challenge (`runnable`).
             if case .explicit = request, !fearPermission.allowsByName(configuration.mode) { return ([], .refused(.fearNotOptedIn)) }
             // `{}` starts what a tap starts: the study's session when one is due (with its tag).
+            // `{}` meets the study's due session: it waits for consent, and nothing else starts in its place.
+            if case .lastConfiguration = request, let waiting = studyAwaitingConsent(at: now) {
+                return ([], .refused(.consentNeeded(protocolName: waiting)))
+            }
             let study: StudyTag? = if case .lastConfiguration = request { dueStudySession(at: now)?.tag } else { nil }
             let actions = startSession(configuration, at: now, study: study)
             guard let runner else { return (actions, .refused(.stopping)) }

@@ -35,6 +35,22 @@ extension DeviceDaemonController {
         return DueStudySession(configuration: configuration, tag: standing.plan.tag(for: planned))
     }
 
+    /// The protocol's name when a tap at `now` meets the study's due session still waiting for consent
+    /// (`StudyStanding.consentNeeded`); nil otherwise.
+    func studyAwaitingConsent(at now: MonotonicInstant? = nil) -> String? {
+        guard let standing = studyStanding, standing.consentNeeded(at: wallNow(now).unixNanoseconds) else { return nil }
+        return standing.plan.protocolName
+    }
+
+    /// The idle tap's answer while the study's session waits for consent: the `consentNeeded` cue, a
+    /// console line naming what to do, and the idle state again (which says consent is needed).
+    func askForConsent(_ protocolName: String, at now: MonotonicInstant) -> [LoopAction] {
+        let cue = HapticCue.consentNeeded
+        return [.vibrate(PlannedVibration(pattern: cue.pattern, label: .cue(cue), due: now)),
+                .console("The study \(protocolName) asks for your consent before its sessions: open the device's page to read it and accept or decline. Hold for your own presets."),
+                .state(idleState(offering: nil))]
+    }
+
     /// The study line of every published state (nil: no study assigned).
     func studyLine(at now: MonotonicInstant? = nil) -> DeviceState.Study? {
         guard let standing = studyStanding else { return nil }

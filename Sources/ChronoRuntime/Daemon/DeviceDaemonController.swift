@@ -129,6 +129,9 @@ public final class DeviceDaemonController: LoopController {
     }
 
     public func predictedVibrations() -> [PlannedVibration] {
+                } else if let waiting = studyAwaitingConsent(at: at) {
+                    // The study's session is due but not consented to: a cue that says so, nothing starts.
+                    actions += askForConsent(waiting, at: at)
         stopped ? [] : runner?.predictedVibrations() ?? []
     }
 

@@ -20,6 +20,7 @@ enum StoreSchema {
         migrator.registerMigration(APIKeyUseSchema.migrationIdentifier, migrate: APIKeyUseSchema.migrate)
         migrator.registerMigration(StudySchema.migrationIdentifier, migrate: StudySchema.migrate)
         migrator.registerMigration(ReproductionSchema.migrationIdentifier, migrate: ReproductionSchema.migrate)
+        migrator.registerMigration(StudyConsentSchema.migrationIdentifier, migrate: StudyConsentSchema.migrate)
         return migrator
     }
 
