@@ -68,6 +68,9 @@ let package = Package(
         .target(name: "ChronoRuntime", dependencies: ["ChronoCore", "ChronoHardware", "CLinuxSystem"]),
         // epoll, timerfd and eventfd headers, which Swift's Glibc module does not export.
         .target(name: "CLinuxSystem"),
+        // Desktop notifications over the session bus with sd-bus, libsystemd.so.0 opened at run time
+        // (dlopen): no build dependency, nothing for the arm64 cross build (docs/STUDIES.md "Reminders").
+        .target(name: "CDesktopNotify", linkerSettings: [.linkedLibrary("dl")]),
         // SQLite through GRDB: sessions, presets, settings, the health-log ledger, exports, progress.
         .target(name: "ChronoStore", dependencies: ["ChronoCore", "ChronoSync", "CWallClock", .product(name: "GRDB", package: "GRDB.swift")]),
         // adjtimex(2) for the store's "is the wall clock synchronised?" check (sys/timex.h is not in Glibc).
@@ -124,6 +127,7 @@ let package = Package(
             name: "ChronoDevice",
             dependencies: [
                 "ChronoCommandLine", "ChronoCore", "ChronoHardware", "ChronoRuntime", "ChronoStore", "ChronoSync", "ChronoAPI",
+                "CDesktopNotify",
                 // The sync client speaks SwiftNIO's HTTP/1 codec, with TLS for `https://` collectors.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

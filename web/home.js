@@ -52,6 +52,23 @@ function startLabel(next) {
 function studyLine(device) {
   return device && device.study ? el("p", { "data-role": "study-line" }, device.study.line) : null;
 }
+// Today's completed sessions against the daily goal, and the reminder the device gave while what it
+// reminds of is still due (GET /device's `today.line` and `reminder`, the device's own words).
+function todayLine(device) {
+  return device && device.today ? el("p", { "data-role": "today-line" }, device.today.line) : null;
+}
+function reminderLine(device) {
+  return el("p", { class: "hint", "data-role": "reminder-line", hidden: !(device && device.reminder) }, (device && device.reminder) || "");
+}
+// The battery (GET /device's `battery`, only on a board with one): level and charging state, and at
+// the stop level the device's own reason no session starts. Nothing on a board without a battery.
+function batteryWords(battery) {
+  const level = battery.level === "normal" ? "" : `, ${battery.level}`;
+  return `Battery: ${battery.percent} % (${battery.charge}${level})${battery.reason ? ` ${battery.reason}` : ""}`;
+}
+function batteryLine(device) {
+  return device && device.battery ? el("p", { "data-role": "battery-line", class: device.battery.level === "normal" ? "muted" : "hint" }, batteryWords(device.battery)) : null;
+}
 // Each state event carries `next_session` while the device is idle: a default changed elsewhere
 // (Settings, the command line) renames the button without a reload.
 function refreshStartLabel(device) {
@@ -60,6 +77,17 @@ function refreshStartLabel(device) {
   // The study line changes with the day and each session: the state event carries it.
   const line = document.querySelector("[data-role=study-line]");
   if (line && device && device.study) line.textContent = device.study.line;
+  // Today's count and the reminder change as sessions end, reminders play and midnight passes.
+  const today = document.querySelector("[data-role=today-line]");
+  if (today && device && device.today) today.textContent = device.today.line;
+  const reminder = document.querySelector("[data-role=reminder-line]");
+  if (reminder && device) { reminder.textContent = device.reminder || ""; reminder.hidden = !device.reminder; }
+  // The battery's level changes with each reading (once a minute).
+  const battery = document.querySelector("[data-role=battery-line]");
+  if (battery && device && device.battery) {
+    battery.textContent = batteryWords(device.battery);
+    battery.className = device.battery.level === "normal" ? "muted" : "hint";
+  }
 }
 
 // The device's health text is the state file's (`on`, `off`, `failing: …`, `on (N held back: …)`),
@@ -99,10 +127,16 @@ async function pageHome() {
     }, "data-role": "start-next" }, startLabel(d.next_session)));
   }
   status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)), studyLine(d),
-    d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null,
+    reminderLine(d), todayLine(d),
+    d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null, batteryLine(d),
     d.health ? healthLine(d.health) : null, primary, message].filter(Boolean));
   if (live && live.running) primary.hidden = true;
   last.replaceWith(lastSessionCard(data.last_session));
+  // consent.js: the study's consent text with Accept and Decline, above the cards, while it waits.
+  if (d.study && d.study.consent === "needed") {
+    const card = await consentCard();
+    if (card && main.contains(status)) main.querySelector(".grid").before(card);
+  }
 }
 // Home's "Last session" card (GET /device's `last_session`), or the first-session card without one;
 // `home-last` either way, so a session that ends while Home is shown replaces it (afterSession).
@@ -127,8 +161,3 @@ async function afterSession() {
   const card = document.getElementById("home-last");
   if (card) card.replaceWith(lastSessionCard(data.last_session));
 }
-  // consent.js: the study's consent text with Accept and Decline, above the cards, while it waits.
-  if (d.study && d.study.consent === "needed") {
-    const card = await consentCard();
-    if (card && main.contains(status)) main.querySelector(".grid").before(card);
-  }

@@ -18,6 +18,13 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case autoStartNextAttempt = "auto-start"
     case longPressMilliseconds = "long-press-ms"
     case glanceablePrivacy = "glanceable-privacy"
+    case batteryLow = "battery-low"
+    case batteryStop = "battery-stop"
+    case batteryCritical = "battery-critical"
+    case reminderRepeat = "reminder-repeat"
+    case quietHours = "quiet-hours"
+    case dailyReminder = "daily-reminder"
+    case dailyGoal = "daily-goal"
 
     /// Settings about this machine itself — a file path on it, its own clock — that only its local
     /// user changes: the device API refuses them from a paired key beyond loopback, and sync never
@@ -28,7 +35,17 @@ public enum SettingKey: String, CaseIterable, Sendable {
     /// not the local-only ones, and not `glanceable-privacy` — what this device's own state file and
     /// status bar show is a choice for where it stands, which a paired phone may change but a
     /// collector must not set for every device.
-    public var isSynced: Bool { !isLocalOnly && self != .glanceablePrivacy }
+    /// The battery levels are this device's battery's (another device's battery differs) but a paired
+    /// phone may change them: not local-only, not synced either.
+    /// The reminders are when this device buzzes or notifies (a wearable and a desktop remind
+    /// differently): per device too.
+    public var isSynced: Bool { !isLocalOnly && self != .glanceablePrivacy && !isBatteryLevel && !isReminder }
+
+    /// The reminder settings (`ReminderSettings`, docs/STUDIES.md "Reminders").
+    public var isReminder: Bool { self == .reminderRepeat || self == .quietHours || self == .dailyReminder || self == .dailyGoal }
+
+    /// The battery levels (`BatteryThresholds`), validated against each other as well as alone.
+    public var isBatteryLevel: Bool { self == .batteryLow || self == .batteryStop || self == .batteryCritical }
 
     /// The range accepted for the long press: shorter than half a second is an ordinary tap for many
     /// people; longer than 5 s is no longer a gesture.

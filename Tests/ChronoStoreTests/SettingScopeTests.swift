@@ -9,7 +9,9 @@ struct SettingScopeTests {
         #expect(Set(SettingKey.allCases.filter(\.isLocalOnly).map(\.rawValue)) == ["health-log-file", "wall-clock-check"])
         #expect(Set(SettingKey.allCases.filter(\.isSynced).map(\.rawValue)) == PreferenceMerge.syncedKeys)
         // Per-device but changeable from a paired phone: neither local-only nor synced.
-        #expect(Set(SettingKey.allCases.filter { !$0.isLocalOnly && !$0.isSynced }.map(\.rawValue)) == ["glanceable-privacy"])
+        #expect(Set(SettingKey.allCases.filter { !$0.isLocalOnly && !$0.isSynced }.map(\.rawValue))
+                == ["glanceable-privacy", "battery-low", "battery-stop", "battery-critical",
+                    "reminder-repeat", "quiet-hours", "daily-reminder", "daily-goal"])
     }
 
     @Test("preference clocks from outside are bounded: out-of-range stamps are ignored and the next clock never overflows")

@@ -1247,6 +1247,97 @@ enum OpenAPIDocument {
                             "type": "boolean"
                           }
                         ]
+                      },
+                      "battery-low": {
+                        "oneOf": [
+                          {
+                            "type": "string"
+                          },
+                          {
+                            "type": "number"
+                          },
+                          {
+                            "type": "boolean"
+                          }
+                        ]
+                      },
+                      "battery-stop": {
+                        "oneOf": [
+                          {
+                            "type": "string"
+                          },
+                          {
+                            "type": "number"
+                          },
+                          {
+                            "type": "boolean"
+                          }
+                        ]
+                      },
+                      "battery-critical": {
+                        "oneOf": [
+                          {
+                            "type": "string"
+                          },
+                          {
+                            "type": "number"
+                          },
+                          {
+                            "type": "boolean"
+                          }
+                        ]
+                      },
+                      "reminder-repeat": {
+                        "oneOf": [
+                          {
+                            "type": "string"
+                          },
+                          {
+                            "type": "number"
+                          },
+                          {
+                            "type": "boolean"
+                          }
+                        ]
+                      },
+                      "quiet-hours": {
+                        "oneOf": [
+                          {
+                            "type": "string"
+                          },
+                          {
+                            "type": "number"
+                          },
+                          {
+                            "type": "boolean"
+                          }
+                        ]
+                      },
+                      "daily-reminder": {
+                        "oneOf": [
+                          {
+                            "type": "string"
+                          },
+                          {
+                            "type": "number"
+                          },
+                          {
+                            "type": "boolean"
+                          }
+                        ]
+                      },
+                      "daily-goal": {
+                        "oneOf": [
+                          {
+                            "type": "string"
+                          },
+                          {
+                            "type": "number"
+                          },
+                          {
+                            "type": "boolean"
+                          }
+                        ]
                       }
                     }
                   }
@@ -2913,6 +3004,83 @@ enum OpenAPIDocument {
                   "withdrawn"
                 ],
                 "description": "Where the person's consent to the protocol stands (docs/STUDIES.md, \"Consent\"): not_needed without a consent text; needed until it is answered (no study session starts, due_now is false, the line says to open the page); declined or withdrawn stop the study on this device."
+              }
+            }
+          },
+          "today": {
+            "type": "object",
+            "nullable": true,
+            "description": "Today's completed sessions (on the device's local day) against the daily-goal setting; null without a device (docs/STUDIES.md, \"Reminders\").",
+            "required": [
+              "sessions",
+              "goal",
+              "goal_met",
+              "line"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "sessions": {
+                "type": "integer"
+              },
+              "goal": {
+                "type": "integer",
+                "nullable": true,
+                "description": "Sessions a day aimed at; null when daily-goal is 0 (no goal)."
+              },
+              "goal_met": {
+                "type": "boolean"
+              },
+              "line": {
+                "type": "string",
+                "description": "In words: Today: 1 of 3 sessions, or Today: 2 sessions without a goal."
+              }
+            }
+          },
+          "reminder": {
+            "type": "string",
+            "nullable": true,
+            "description": "The latest reminder the device gave (the session-due cue, a desktop notification) while what it reminds of is still due, e.g. Study sleep-2026: day 3, session 2 is due.; null otherwise."
+          },
+          "battery": {
+            "type": "object",
+            "description": "The board's battery (docs/RUNTIME.md, \"Battery\"): present only on a board whose board file names one, once it has been read.",
+            "required": [
+              "percent",
+              "charge",
+              "level",
+              "reason"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "percent": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 100
+              },
+              "charge": {
+                "type": "string",
+                "enum": [
+                  "charging",
+                  "discharging",
+                  "full",
+                  "not-charging",
+                  "unknown"
+                ]
+              },
+              "level": {
+                "type": "string",
+                "enum": [
+                  "normal",
+                  "low",
+                  "stop",
+                  "critical"
+                ],
+                "description": "Which of the battery-low, battery-stop and battery-critical settings the level has reached while discharging (normal on external power)."
+              },
+              "reason": {
+                "type": "string",
+                "nullable": true,
+                "description": "At or below battery-stop while discharging: why no session starts (POST /device/start answers 409 battery_low with it); null otherwise."
               }
             }
           },

@@ -66,6 +66,21 @@ enum WaybarStatus {
         }
         if let last { tooltip.append("Last session: \(last)") }
         if let health = field("health") { tooltip.append("Health log: \(health)") }
+        // A board with a battery: its level on the bar (⚡ while charging), the rest in the tooltip.
+        if running, let battery = state?["battery"] as? [String: Any], let percent = battery["percent"] as? NSNumber,
+           let line = read.flatMap(StateFileText.batteryLine) {
+            let charging = ["charging", "full", "not-charging"].contains(battery["charge"] as? String ?? "")
+            text += " \(charging ? "⚡" : "🔋")\(percent.intValue)%"
+            tooltip.append(line)
+        }
+        // Today's count against the daily goal on the bar (a goal set), the line and a due reminder in the tooltip.
+        if running, let read, let today = StateFileText.todayLine(read) {
+            if let counts = read["today"] as? [String: Any], let goal = counts["goal"] as? NSNumber, let done = counts["sessions"] as? NSNumber {
+                text += " · \(done.intValue)/\(goal.intValue)"
+            }
+            tooltip.append(today)
+        }
+        if running, let reminder = read?["reminder"] as? String { tooltip.append("Reminder: \(reminder)") }
         if hidden { tooltip.append("Scores hidden (glanceable-privacy is on).") }
         let object: [String: String] = [
             "text": text,

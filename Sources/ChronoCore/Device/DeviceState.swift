@@ -48,6 +48,14 @@ public struct DeviceState: Hashable, Sendable {
     /// The `glanceable-privacy` setting: the state file withholds results (`GlanceablePrivacy` decides
     /// which). A member of the value, so turning the switch re-publishes the file at once.
     public var glanceablePrivacy = false
+    /// The battery: level, charging state, which threshold it has reached and why no session starts;
+    /// nil on a board without a battery (and before its first reading).
+    public var battery: BatteryStatus?
+    /// Today's completed sessions against the daily goal (`DeviceState.Today`); nil outside the daemon.
+    public var today: Today?
+    /// The latest reminder while what it reminds of is still due (`ReminderRules.outstanding`): what the
+    /// page's Home, `status` and the status bar show.
+    public var reminder: String?
     /// When the state was published, on the wall clock (what a page compares with its own clock to
     /// see how long an event took to reach it). Nil in the value the loop compares.
     public var updated: WallTime?

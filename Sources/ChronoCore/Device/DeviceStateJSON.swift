@@ -59,6 +59,10 @@ extension DeviceState {
             ])
         })
         add("study", study?.json)
+        add("today", today?.json)
+        add("reminder", reminder.map { .string($0) })
+        // Only on a board with a battery: a board without one shows nothing new.
+        if let battery { members.append(("battery", battery.json)) }
         return members
     }
 }

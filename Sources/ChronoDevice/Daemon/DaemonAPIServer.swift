@@ -11,10 +11,14 @@ import Synchronization
 final class DaemonAPIServer: Sendable {
     private let server: APIServer
     private let running: Task<Void, Never>
+    /// The web companion's address when it listens on TCP (`http://127.0.0.1:8787/`): what a desktop
+    /// notification's click opens.
+    let companionURL: String?
 
-    private init(server: APIServer, running: Task<Void, Never>) {
+    private init(server: APIServer, running: Task<Void, Never>, companionURL: String?) {
         self.server = server
         self.running = running
+        self.companionURL = companionURL
     }
 
     /// Starts serving and says where. A server that cannot start (the port taken, the socket's path
@@ -34,8 +38,10 @@ final class DaemonAPIServer: Sendable {
                 if listened { console.writeLine("warning: the device API stopped: \(Self.words(error)) The device goes on without it; see docs/API.md.") }
             }
         }
+        let companionURL: String?
         do {
             let listening = try runBlocking { try await server.listening() }
+            companionURL = listening.tcp.map { "http://\($0)/" }
             phase.withLock { $0 = .listening }
             if let path = listening.socketPath { console.writeLine("Device API on the Unix socket \(path)") }
             if let tcp = listening.tcp { console.writeLine("Device API on http://\(tcp)/api/v1, web companion on http://\(tcp)/") }
@@ -50,7 +56,7 @@ final class DaemonAPIServer: Sendable {
             running.cancel()
             return nil
         }
-        return DaemonAPIServer(server: server, running: running)
+        return DaemonAPIServer(server: server, running: running, companionURL: companionURL)
     }
 
     /// Where the server is: starting, listening, or failed before it listened (with why).

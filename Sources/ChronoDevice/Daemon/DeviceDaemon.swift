@@ -29,6 +29,11 @@ public struct DeviceDaemon {
         /// The first-boot problem marker: while it exists the start cue is `setupProblem`
         /// (`/var/lib/chronoception/first-boot-problems` on the device; tests point elsewhere).
         public var firstBootProblemsPath: String
+        /// Where the battery's sysfs is (`/sys`; tests give a temporary tree) and how often it is read.
+        public var batteryRoot = "/sys"
+        public var batteryPollInterval = TimeSpan.seconds(60)
+        /// What runs at the battery's critical level (`systemctl poweroff`; tests give a stand-in).
+        public var powerOffCommand = PowerOffCommand.standard
 
         public init(store: ChronoStore, settings: StoreSettings, flags: SessionFlags, live: LiveOptions,
                     api: APIServerConfiguration?, hangupReloads: Bool,
@@ -91,6 +96,9 @@ public struct DeviceDaemon {
         console.writeLine(DescriptorLimit.raiseToHardLimit().line)
         let server = configuration.api.flatMap { DaemonAPIServer.start(store: store, device: device, configuration: $0, console: console) }
         defer { server?.stop() }
+        // On a desktop, reminders also go to the session bus's notification service (none: one line, off).
+        let notifier = DesktopNotifier.start(companionURL: server?.companionURL, report: { console.writeLine($0) })
+        defer { notifier?.stop() }
         // `settings set` from another process applies at the next session: the watcher prepares a new
         // snapshot off the loop as soon as the database changes.
         // Sync (docs/SYNC.md): pushes completed sessions from its own thread; idle until enrolled.
@@ -105,6 +113,14 @@ public struct DeviceDaemon {
             drivers.console.writeLine("Settings changes cannot be watched here; send SIGHUP to apply them (`systemctl reload chronoception`).")
         }
         defer { watcher?.stop() }
+        // The battery, on its own thread (a board without one: none, and nothing about batteries happens).
+        let battery = drivers.board.battery.map { configuration in
+            BatteryPoller(gauge: BatteryGauge(configuration, root: self.configuration.batteryRoot),
+                          interval: self.configuration.batteryPollInterval, report: { console.writeLine($0) })
+        }
+        battery?.start()
+        defer { battery?.stop() }
+        let powerOff = PowerOffCommand(arguments: configuration.powerOffCommand, report: { console.writeLine($0) })
         // Once per start, when the loop has armed the button: the ready cue, or the setup-problem cue
         // while the image's first-boot apply left problems (docs/FIRST-BOOT.md). Either way it trains.
         let setupProblems = FileManager.default.fileExists(atPath: configuration.firstBootProblemsPath)
@@ -116,6 +132,8 @@ public struct DeviceDaemon {
             let controller = DeviceDaemonController(keeper: keeper, board: drivers.board.name, pressHint: drivers.pressHint,
                                                     soundStatus: { soundStatus }, startCue: startCue)
             startCue = nil
+            if let notifier { controller.reminderNotifier = { @Sendable reminder in notifier.notify(reminder) } }
+            controller.powerOff = { powerOff.run() }
             let motor = drivers.motorSettings
             let loop = try SessionLoop(
                 button: drivers.button, motor: drivers.motor, sound: sound.output, controller: controller,
@@ -126,6 +144,7 @@ public struct DeviceDaemon {
                                                realtimePriority: live.realtimePriority,
                                                reloadOnHangup: hangupReloads))
             keeper.connect(loop.messenger)
+            battery?.connect(loop.messenger)
             drivers.quitRelay.connect(loop.stopper)
             device.report(setup: drivers.setup(sound: soundOpened ? soundStatus : nil))
             device.attach(DaemonHandle(loop: loop, events: events))

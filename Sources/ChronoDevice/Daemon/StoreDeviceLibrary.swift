@@ -65,6 +65,7 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
         let newestCompleted = (try? store.sessionPage(SessionQuery(status: .completed, limit: 1)))?.sessions.first
         let lastCompleted = newestCompleted.map(DeviceState.LastSession.init)
         let study = studyStanding()
+        let recentCompletions = recentCompletedSessions()
         let lastCompletedStudy = newestCompleted.flatMap { try? store.session(id: $0.sessionID).study }
         // Only the first snapshot of this process needs the store's times (see below).
         let firstSnapshot = state.withLock { $0.seenDefaults == nil }
@@ -105,6 +106,9 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
             snapshot.lastCompletedID = newestCompleted?.sessionID
             snapshot.study = study
             snapshot.lastCompletedStudy = lastCompletedStudy
+            snapshot.batteryThresholds = settings.batteryThresholds
+            snapshot.reminders = settings.reminders
+            snapshot.recentCompletions = recentCompletions
             state.lastGood = snapshot
             return snapshot
         }
@@ -125,6 +129,17 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
             report("The study assignment cannot be read (\(error)); sessions run outside the study until it can.")
             return nil
         }
+    }
+
+    /// The local starts of the sessions completed since yesterday's local midnight (today's count
+    /// against the daily goal; yesterday's too, so the count is right across midnight until the next
+    /// snapshot). A store that cannot be read counts none.
+    private func recentCompletedSessions() -> [String: WallTime] {
+        let now = LocalTimeZone.nowUnixNanoseconds()
+        let today = WallTime(unixNanoseconds: now, utcOffsetSeconds: LocalTimeZone.utcOffsetSeconds(atUnixSeconds: now / 1_000_000_000)).localDayNumber
+        let query = SessionQuery(status: .completed, fromDay: CalendarDay(daysSinceEpoch: today - 1), limit: 500)
+        let lines = (try? store.sessionPage(query))?.sessions ?? []
+        return Dictionary(lines.map { ($0.sessionID, $0.startedAt) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// SIGHUP: the board file again, by the name or path it was first loaded by (its long press and

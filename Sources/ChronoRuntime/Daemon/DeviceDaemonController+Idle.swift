@@ -5,6 +5,8 @@ import Foundation
 extension DeviceDaemonController {
     /// - Parameter study: the planned session's tag when this is the study's session (its records carry it).
     func startSession(_ requested: SessionConfiguration, at now: MonotonicInstant, study: StudyTag? = nil) -> [LoopAction] {
+        // At the battery's stop level nothing starts: a tap gets the low-battery cue and the reason.
+        if let reason = batteryRefusal { return refuseStartForBattery(reason, at: now) }
         let configuration = runnable(requested)
         var actions: [LoopAction] = []
         if configuration.mode != requested.mode {
@@ -34,6 +36,7 @@ extension DeviceDaemonController {
             // After the finish record: the next snapshot knows this session and its health delivery.
             actions.append(.offLoop { keeper.refresh() })
         }
+        if runner != nil { idleSince = now }
         runner = nil
         snapshot = keeper.latest
         menu = makeMenu()

@@ -47,6 +47,22 @@ public final class DeviceDaemonController: LoopController {
     /// The study session this daemon completed last: counted before the snapshot knows it.
     var studyCompleted: (tag: StudyTag, completion: StudySchedule.Completion)?
     var stopped = false
+    /// The battery rules' state (`+Battery`); never given a reading on a board without a battery.
+    var battery = BatteryMonitor()
+    /// When the power-off is to be asked for (after the critical cue has played); nil: not decided.
+    var powerOffDue: MonotonicInstant?
+    /// Asks the system to power off (`systemctl poweroff` on the card; a test's stand-in). Run off the
+    /// loop thread, once, after the battery-critical cue.
+    public var powerOff: @Sendable () -> Void = {}
+    /// What this daemon has reminded of (`+Reminders`).
+    var reminderLog = ReminderLog()
+    /// Sessions this daemon completed, with their local start: today's count before the snapshot knows them.
+    var completedHere: [String: WallTime] = [:]
+    /// When the device last came back to idle from a session (reminders settle after it).
+    var idleSince: MonotonicInstant?
+    /// The desktop's notifier (`DesktopReminderNotifier`): given each reminder as it plays, off the
+    /// loop thread; nil on a device without one.
+    public var reminderNotifier: (@Sendable (Reminder) -> Void)?
     /// Played once when the loop starts (the button is armed then): `HapticCue.startup(setupProblems:)`.
     let startCue: HapticCue?
 
@@ -78,7 +94,9 @@ public final class DeviceDaemonController: LoopController {
         let own = runner != nil ? runner?.nextDeadline : menu?.nextDeadline
         // While idle, the moment the study line or the due session changes by itself.
         let study = runner == nil && snapshot.study != nil ? studyDeadline(after: wallClock().monotonic) : nil
-        return [own, pairings.nextDeadline, study].compactMap { $0 }.min()
+        // While idle, the next reminder (or local midnight, where today's count starts again).
+        let reminder = reminderDeadline(after: wallClock().monotonic)
+        return [own, pairings.nextDeadline, study, reminder, powerOffDue].compactMap { $0 }.min()
     }
 
     public func handle(_ event: SessionEvent) -> [LoopAction] {
@@ -88,7 +106,7 @@ public final class DeviceDaemonController: LoopController {
         if let runner {
             actions += runner.handle(event)
             if runner.isOver { actions += enterIdle(at: event.instant, announce: false) }
-            return stamped(actions)
+            return stamped(actions + applyBattery(at: event.instant))
         }
         guard var menu else { return stamped(actions) }
         let effects = menu.handle(event)
@@ -111,6 +129,9 @@ public final class DeviceDaemonController: LoopController {
                 // when it came): the session still gets the current settings.
                 if let due = dueStudySession(at: at) {
                     actions += startSession(due.configuration, at: at, study: due.tag)
+                } else if let waiting = studyAwaitingConsent(at: at) {
+                    // The study's session is due but not consented to: a cue that says so, nothing starts.
+                    actions += askForConsent(waiting, at: at)
                 } else {
                     actions += startSession(snapshot.refreshed(configuration), at: at)
                 }
@@ -124,14 +145,14 @@ public final class DeviceDaemonController: LoopController {
         if runner == nil, menuOutdated { actions += rebuildMenuIfFree(at: event.instant) }
         // A deadline while idle may be the study's (a session due, a day over): the state says so
         // (the loop drops a state that did not change).
-        if runner == nil, case .deadline = event, snapshot.study != nil { actions.append(.state(currentState())) }
-        return stamped(actions)
+        if runner == nil, case .deadline = event, snapshot.study != nil || snapshot.reminders.dailyGoal > 0 {
+            actions.append(.state(currentState()))
+        }
+        if runner == nil { actions += remindIfDue(at: event.instant) }
+        return stamped(actions + applyBattery(at: event.instant))
     }
 
     public func predictedVibrations() -> [PlannedVibration] {
-                } else if let waiting = studyAwaitingConsent(at: at) {
-                    // The study's session is due but not consented to: a cue that says so, nothing starts.
-                    actions += askForConsent(waiting, at: at)
         stopped ? [] : runner?.predictedVibrations() ?? []
     }
 
@@ -164,6 +185,8 @@ public final class DeviceDaemonController: LoopController {
             // During a session the state is published again stamped with the new snapshot (the loop drops
             // it when nothing changed), so turning glanceable-privacy on hides the feedback at once.
             return stamped(runner == nil ? rebuildMenuIfFree(at: now) : [.state(currentState())])
+        case .battery(let reading):
+            return stamped(receiveBattery(reading, at: now))
         case .hangup:
             let keeper = keeper
             return [.offLoop { keeper.reload() }]
@@ -180,7 +203,10 @@ public final class DeviceDaemonController: LoopController {
     /// (refreshed after each session's finish record).
     func stamped(_ actions: [LoopAction]) -> [LoopAction] {
         actions.map { action in
-            guard case .state(var state) = action else { return tagged(action) }
+            guard case .state(var state) = action else {
+                if case .sessionFinished(let record) = action { countCompleted(record) }
+                return tagged(action)
+            }
             state.pairingRequest = pairings.current?.requester
             if let finished = state.lastSession, let runner, runner.engine.outcome?.status == .completed {
                 justCompleted = (runner.sessionID, finished)
@@ -189,7 +215,9 @@ public final class DeviceDaemonController: LoopController {
             let lastID = state.lastSession != nil ? runner?.sessionID : lastCompletedID
             state.lastSession = shown(state.lastSession ?? lastCompleted, tag: studyTag(ofSession: lastID))
             state.glanceablePrivacy = snapshot.glanceablePrivacy
+            state.battery = battery.status(thresholds: snapshot.batteryThresholds)
             state.study = studyLine()
+            (state.today, state.reminder) = todayAndReminder()
             return .state(state)
         }
     }

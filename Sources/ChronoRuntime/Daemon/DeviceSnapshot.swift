@@ -28,6 +28,8 @@ public struct DeviceSnapshot: Hashable, Sendable {
     public var lastCompletedID: String?
     /// The `glanceable-privacy` setting, for the state file (`DeviceState.glanceablePrivacy`).
     public var glanceablePrivacy = false
+    /// The `battery-low`, `battery-stop` and `battery-critical` settings (`BatteryMonitor`).
+    public var batteryThresholds = BatteryThresholds.standard
     /// The assigned study (docs/STUDIES.md, "On the device"): its plan and the positions the store
     /// has as completed; nil when none is assigned. The loop asks it, at the wall-clock instant, what
     /// an idle tap starts and what the study line says.
@@ -35,6 +37,11 @@ public struct DeviceSnapshot: Hashable, Sendable {
     /// The study tag of `lastCompleted` (nil: outside any study): whether its score may be shown is
     /// asked of `study` at the instant the state is published.
     public var lastCompletedStudy: StudyTag?
+    /// The reminder settings (`ReminderRules` decides on the loop what is due).
+    public var reminders = ReminderSettings()
+    /// The local start of each session completed since yesterday's local midnight, by session id:
+    /// today's count against the daily goal.
+    public var recentCompletions: [String: WallTime] = [:]
 
     public init(nextConfiguration: SessionConfiguration, lastSessionID: String?, presets: [TrainingInterval],
                 patterns: IntervalPatternBook, defaults: SessionDefaults, healthStatus: String, fearAllowed: Bool,

@@ -36,6 +36,8 @@ public enum StateFileText {
         if let next = text("next_boundary") { lines.append("Next boundary: \(next)") }
         if let offered = text("offered_preset") { lines.append("Offered preset: \(offered)\(outsideStudySuffix(object))") }
         if let line = studyLine(object) { lines.append(line) }
+        if let today = todayLine(object) { lines.append(today) }
+        if let reminder = object["reminder"] as? String { lines.append("Reminder: \(reminder)") }
         if let last = object["last_session"] as? [String: Any], (last["results_withheld"] as? NSNumber)?.boolValue == true {
             lines.append("Last session: results withheld (a study block without feedback)")
         }
@@ -46,9 +48,26 @@ public enum StateFileText {
         if let feedback = text("last_feedback") { lines.append("Last feedback: \(feedback)") }
         if let sound = text("fear_sound") { lines.append("Fear sound: \(sound)") }
         if let health = text("health") { lines.append("Health log: \(health)") }
+        if let battery = batteryLine(object) { lines.append(battery) }
         if (object["glanceable_privacy"] as? NSNumber)?.boolValue == true { lines.append("Scores: hidden (glanceable-privacy is on)") }
         if let updated = text("updated") { lines.append("Updated: \(updated)") }
         return lines
+    }
+
+    /// `Battery: 12 % (discharging, low)`, and the reason no session starts at the stop level; nil on a
+    /// board without a battery (the file has no `battery` member). The waybar line reads it too.
+    public static func batteryLine(_ object: [String: Any]) -> String? {
+        guard let battery = object["battery"] as? [String: Any], let percent = battery["percent"] as? NSNumber,
+              let charge = battery["charge"] as? String else { return nil }
+        let level = (battery["level"] as? String).flatMap { $0 == "normal" ? nil : $0 }
+        let reason = (battery["reason"] as? String).map { " \($0)" } ?? ""
+        return "Battery: \(percent.intValue) % (\(charge)\(level.map { ", \($0)" } ?? ""))\(reason)"
+    }
+
+    /// `Today: 1 of 3 sessions` (the `today` member's line: today's count against the daily goal);
+    /// nil when the file has none. The waybar line reads it too.
+    public static func todayLine(_ object: [String: Any]) -> String? {
+        (object["today"] as? [String: Any])?["line"] as? String
     }
 
     /// The `pid` the file's writer stamped, when it is a process id at all.

@@ -19,6 +19,13 @@ extension SettingKey {
         case .autoStartNextAttempt: return "Start the next attempt by itself after the feedback: on or off."
         case .longPressMilliseconds: return "How long a press must be held to count as a long press, in ms (\(Self.longPressRange.lowerBound) to \(Self.longPressRange.upperBound))."
         case .glanceablePrivacy: return "Hide scores and feedback from the state file and the status bar (what the device is doing stays): on or off."
+        case .batteryLow: return "Battery percent at which the low-battery cue plays, once per discharge (\(BatteryThresholds.lowRange.lowerBound) to \(BatteryThresholds.lowRange.upperBound), above battery-stop)."
+        case .batteryStop: return "Battery percent at or below which no session starts and a Passive session the battery cannot finish ends early (\(BatteryThresholds.stopRange.lowerBound) to \(BatteryThresholds.stopRange.upperBound))."
+        case .batteryCritical: return "Battery percent at which the session is saved and the device powers off (\(BatteryThresholds.criticalRange.lowerBound) to \(BatteryThresholds.criticalRange.upperBound), below battery-stop)."
+        case .reminderRepeat: return "Remind once more of a study session still due after this delay, e.g. 30m, 1h, 1h30m (\(ReminderSettings.repeatRangeMinutes.lowerBound)m to \(ReminderSettings.repeatRangeMinutes.upperBound / 60)h); 0 for one reminder only."
+        case .quietHours: return "No reminder plays between these local times, e.g. 22:00-07:00 (one falling inside waits for the end); off for none."
+        case .dailyReminder: return "Outside studies, remind to train at this local time, e.g. 18:30, unless today's goal is reached; off for none."
+        case .dailyGoal: return "Sessions a day to aim at, shown against today's count (\(ReminderSettings.goalRange.lowerBound) for no goal to \(ReminderSettings.goalRange.upperBound))."
         }
     }
 
@@ -34,6 +41,13 @@ extension SettingKey {
         case .fearThreshold: return ["0.05", "0.1", "0.2"]
         case .healthLogFile: return []
         case .longPressMilliseconds: return ["1000", "1500", "2000"]
+        case .batteryLow: return ["10", "15", "20"]
+        case .batteryStop: return ["5", "8", "10"]
+        case .batteryCritical: return ["2", "3", "4"]
+        case .reminderRepeat: return ["0", "30m", "1h", "2h"]
+        case .quietHours: return ["off", "22:00-07:00", "23:00-08:00"]
+        case .dailyReminder: return ["off", "09:00", "18:30"]
+        case .dailyGoal: return ["0", "1", "2", "3"]
         }
     }
 
@@ -52,6 +66,12 @@ extension SettingKey {
         case .autoStartNextAttempt: return "off"
         case .longPressMilliseconds: return String(GestureSettings.defaultLongPress.milliseconds)
         case .glanceablePrivacy: return "off"
+        case .batteryLow: return String(BatteryThresholds.standard.low)
+        case .batteryStop: return String(BatteryThresholds.standard.stop)
+        case .batteryCritical: return String(BatteryThresholds.standard.critical)
+        case .reminderRepeat: return ReminderSettings.repeatText(ReminderSettings.defaultRepeatDelay)
+        case .quietHours, .dailyReminder: return "off"
+        case .dailyGoal: return "0"
         }
     }
 
@@ -102,6 +122,40 @@ extension SettingKey {
                 throw .invalidValue("long-press-ms must be a whole number of milliseconds from \(Self.longPressRange.lowerBound) to \(Self.longPressRange.upperBound); got '\(text)'.")
             }
             return String(value)
+        case .batteryLow, .batteryStop, .batteryCritical:
+            return try canonicalBatteryLevel(text, current: current.batteryThresholds)
+        case .reminderRepeat, .quietHours, .dailyReminder, .dailyGoal:
+            do { return try canonicalReminderValue(text) } catch { throw .invalidValue(error.description) }
         }
+    }
+
+    /// A reminder setting's canonical text, through `ReminderSettings`' one parser per setting.
+    private func canonicalReminderValue(_ text: String) throws(ReminderSettingError) -> String {
+        switch self {
+        case .reminderRepeat: return ReminderSettings.repeatText(try ReminderSettings.repeatDelay(parsing: text))
+        case .quietHours: return try ReminderSettings.quietHours(parsing: text)?.description ?? "off"
+        case .dailyReminder: return try ReminderSettings.dailyReminder(parsing: text)?.description ?? "off"
+        default: return String(try ReminderSettings.dailyGoal(parsing: text))
+        }
+    }
+
+    /// A battery level: a whole percent in the key's range, and in order with the other two levels as
+    /// they are now (raise battery-low before battery-stop above it).
+    private func canonicalBatteryLevel(_ text: String, current: BatteryThresholds) throws(StoreError) -> String {
+        let range = switch self {
+        case .batteryLow: BatteryThresholds.lowRange
+        case .batteryStop: BatteryThresholds.stopRange
+        default: BatteryThresholds.criticalRange
+        }
+        guard let value = Int(text.hasSuffix("%") ? String(text.dropLast()).trimmingWhitespace : text), range.contains(value) else {
+            throw .invalidValue("\(rawValue) must be a whole percent from \(range.lowerBound) to \(range.upperBound); got '\(text)'.")
+        }
+        let low = self == .batteryLow ? value : current.low
+        let stop = self == .batteryStop ? value : current.stop
+        let critical = self == .batteryCritical ? value : current.critical
+        if let problem = BatteryThresholds.orderProblem(low: low, stop: stop, critical: critical) {
+            throw .invalidValue("\(problem). Change the other level first (`chronoception settings list` shows them).")
+        }
+        return String(value)
     }
 }

@@ -38,6 +38,30 @@ public struct StoreSettings: Hashable, Sendable {
     /// Glanceable surfaces (the state file, the status bar) withhold results (`GlanceablePrivacy`).
     public var glanceablePrivacy: Bool { self[.glanceablePrivacy] == "on" }
 
+    /// The battery levels; stored levels that do not parse, or are out of range or order together (a
+    /// database edited by hand), give the standard ones.
+    public var batteryThresholds: BatteryThresholds {
+        guard let low = Int(self[.batteryLow]), let stop = Int(self[.batteryStop]), let critical = Int(self[.batteryCritical]) else {
+            return .standard
+        }
+        return BatteryThresholds(low: low, stop: stop, critical: critical) ?? .standard
+    }
+
+    /// The reminder settings; a stored value that does not parse (a database edited by hand) gives
+    /// the built-in default.
+    public var reminders: ReminderSettings {
+        let builtIn = ReminderSettings()
+        // Not `try?`, which would flatten "off" (nil) into "does not parse".
+        func read<Value>(_ parse: (String) throws(ReminderSettingError) -> Value, _ key: SettingKey, _ fallback: Value) -> Value {
+            do { return try parse(self[key]) } catch { return fallback }
+        }
+        return ReminderSettings(
+            repeatDelay: read(ReminderSettings.repeatDelay(parsing:), .reminderRepeat, builtIn.repeatDelay),
+            quietHours: read(ReminderSettings.quietHours(parsing:), .quietHours, nil),
+            dailyReminder: read(ReminderSettings.dailyReminder(parsing:), .dailyReminder, nil),
+            dailyGoal: read(ReminderSettings.dailyGoal(parsing:), .dailyGoal, builtIn.dailyGoal))
+    }
+
     /// `on`, `off`, or `failing: <reason>` (SPEC §4), as the state file and `health status` show it.
     public var healthStatus: String {
         if !healthLoggingEnabled { return "off" }
