@@ -19,6 +19,7 @@ struct BoardDescription {
         lines.append("motor: \(Self.describe(board.motor))")
         if let led = board.led { lines.append("led: \(Self.describe(led))") }
         lines.append("sound: \(Self.describe(board.sound))")
+        lines.append("battery: \(board.battery?.description ?? "none (no battery section: nothing is read, no battery rules apply)")")
         lines.append("libgpiod: this build uses API v\(LibgpiodAPI.version)")
         return lines.joined(separator: "\n")
     }
@@ -58,8 +59,18 @@ struct BoardDescription {
             ("long_press_ms", .int(board.longPressMilliseconds)), ("button", button(board.button)),
             ("second_button", board.secondButton.map(button) ?? .null), ("motor", .object(motor)),
             ("led", board.led.map { .object(line($0.chip, $0.line, activeLow: $0.activeLow)) } ?? .null),
-            ("sound", sound), ("libgpiod_api", .int(Int(LibgpiodAPI.version))),
+            ("sound", sound), ("battery", board.battery.map(Self.json) ?? .null), ("libgpiod_api", .int(Int(LibgpiodAPI.version))),
         ])
+    }
+
+    static func json(_ battery: BatteryConfiguration) -> JSONValue {
+        switch battery {
+        case .powerSupply(let name):
+            return .object([("driver", .string("power_supply")), ("name", .string(name))])
+        case .hwmon(let name, let input, let curve):
+            let points = curve.points.map { JSONValue.object([("millivolts", .int($0.millivolts)), ("percent", .int($0.percent))]) }
+            return .object([("driver", .string("hwmon")), ("name", .string(name)), ("input", .int(input)), ("curve", .array(points))])
+        }
     }
 
     static func describe(_ button: ButtonConfiguration) -> String {

@@ -38,6 +38,18 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("first-boot-problems"), help: .hidden)
     var firstBootProblems: String?
 
+    /// Tests only: the sysfs root the battery is read under (a temporary tree; the device's is /sys).
+    @Option(name: .customLong("battery-sysfs"), help: .hidden)
+    var batterySysfs: String?
+
+    /// Tests only: read the battery every this many ms (the device reads it once a minute).
+    @Option(name: .customLong("battery-poll-ms"), help: .hidden)
+    var batteryPollMilliseconds: Int64?
+
+    /// Tests only: the program run instead of `systemctl poweroff` at the critical level (no arguments).
+    @Option(name: .customLong("power-off-command"), help: .hidden)
+    var powerOffCommand: String?
+
     func validate() throws {
         // Each count for the mode it is for; the first idle tap's mode is not known yet.
         try SessionArgumentCheck.check(mode: .challenge, count: attempts)
@@ -46,6 +58,12 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         if firstBootProblems != nil { try TestMode.require(for: "--first-boot-problems") }
+        if batterySysfs != nil { try TestMode.require(for: "--battery-sysfs") }
+        if powerOffCommand != nil { try TestMode.require(for: "--power-off-command") }
+        if let batteryPollMilliseconds {
+            try TestMode.require(for: "--battery-poll-ms")
+            guard (10...3_600_000).contains(batteryPollMilliseconds) else { throw ValidationError("--battery-poll-ms must be from 10 to 3600000 ms.") }
+        }
         let (store, settings) = try options.openStore()
         var flags = options.flags
         flags.mode = mode
@@ -55,14 +73,18 @@ struct RunCommand: ParsableCommand {
         if let mode, !SessionResolver.fearPermission(flags: flags, settings: settings.session).allowsByName(mode) {
             throw ValidationError("--mode fear needs --i-understand-fear-mode (or `chronoception settings set fear-mode on`): Fear Mode is an experiment and opt-in.")
         }
-        let daemon = DeviceDaemon(DeviceDaemon.Configuration(
+        var configuration = DeviceDaemon.Configuration(
             store: store, settings: settings, flags: flags, live: options.live,
             api: noAPI ? nil : try listenOptions().configuration(stopOnSignals: false, listenSource: listenSource()),
             // SIGHUP means two things: a service manager's "reload" (`systemctl reload`), and a
             // terminal that went away. Started from a terminal, the device stops as on Ctrl-C when its
             // terminal closes, instead of running on unseen with nobody to end it; without one, it reloads.
             hangupReloads: isatty(STDIN_FILENO) == 0,
-            firstBootProblemsPath: firstBootProblems ?? "/" + FirstBootPlan.Path.problems))
+            firstBootProblemsPath: firstBootProblems ?? "/" + FirstBootPlan.Path.problems)
+        if let batterySysfs { configuration.batteryRoot = batterySysfs }
+        if let batteryPollMilliseconds { configuration.batteryPollInterval = .milliseconds(batteryPollMilliseconds) }
+        if let powerOffCommand { configuration.powerOffCommand = [powerOffCommand] }
+        let daemon = DeviceDaemon(configuration)
         let status: Int32
         do { status = try daemon.run() } catch let error as InvalidSessionChoice { throw usageFailure(error) }
         if status != 0 { throw ExitCode(status) }

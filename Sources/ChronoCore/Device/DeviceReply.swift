@@ -45,6 +45,8 @@ public enum DeviceRefusal: Hashable, Sendable, CustomStringConvertible {
     /// The study's next session is due but its consent text has not been answered (`StudyConsent`):
     /// no study session starts before acceptance; the device's page asks for it.
     case consentNeeded(protocolName: String)
+    /// The battery is at or below the stop level (`BatteryMonitor.startRefusal`'s reason).
+    case batteryLow(String)
     /// The configuration is invalid (the core's message).
     case invalidConfiguration(String)
     /// Too many pairing requests wait already (`PairingQueue.capacity`).
@@ -74,6 +76,7 @@ public enum DeviceRefusal: Hashable, Sendable, CustomStringConvertible {
         case .fearNotOptedIn: return "Fear Mode is not opted into: turn it on with `chronoception settings set fear-mode on`."
         case .consentNeeded(let name):
             return "The study \(name) asks for your consent before its sessions: open the device's page to read it and accept or decline. Your own sessions still run (a preset: `start --preset 30s`)."
+        case .batteryLow(let reason): return reason
         case .invalidConfiguration(let message): return message
         case .pairingQueueFull: return "\(PairingQueue.capacity) pairing requests already wait for the device's button; try again when they are answered or expire."
         case .pairingRefused(let why): return "Pairing refused: \(why)."
@@ -99,6 +102,7 @@ public enum DeviceRefusal: Hashable, Sendable, CustomStringConvertible {
         case busy = "busy"
         case pairingNotApproved = "pairing_not_approved"
         case consentNeeded = "consent_needed"
+        case batteryLow = "battery_low"
     }
 
     /// The refusal's API error code.
@@ -112,6 +116,7 @@ public enum DeviceRefusal: Hashable, Sendable, CustomStringConvertible {
         case .notPassive: return .notPassive
         case .fearNotOptedIn: return .fearNotEnabled
         case .consentNeeded: return .consentNeeded
+        case .batteryLow: return .batteryLow
         case .invalidConfiguration: return .invalidConfiguration
         case .pairingRefused: return .pairingNotApproved
         case .notADaemon, .noDevice, .noDeviceToPair: return .noDevice

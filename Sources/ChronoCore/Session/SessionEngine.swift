@@ -181,6 +181,17 @@ public struct SessionEngine: Hashable, Sendable {
         return finish(.interrupted, endedAt: now, reason: reason, at: now)
     }
 
+    /// The device ends the session itself before its plan because it cannot go on (the battery cannot
+    /// cover it, `BatteryMonitor`): a Passive session with boundaries is saved as completed, its
+    /// boundaries so far kept, with `reason` recorded; any other session is interrupted with `reason`.
+    public mutating func endEarly(at now: MonotonicInstant, reason: String) -> [SessionEffect] {
+        guard outcome == nil else { return [] }
+        if configuration.mode == .passive, !boundaries.isEmpty {
+            return finish(.completed, endedAt: now, reason: reason, at: now)
+        }
+        return finish(.interrupted, endedAt: now, reason: reason, at: now)
+    }
+
     /// The session is discarded from outside the button (the companion): it ends aborted, which is
     /// never logged, with the discarded cue — as two long presses would.
     public mutating func discard(at now: MonotonicInstant, reason: String) -> [SessionEffect] {

@@ -18,6 +18,8 @@ public struct BoardConfiguration: Sendable, Equatable {
     public var sound: SoundConfiguration
     /// How long a press must last to count as a long press (the product default is 1500 ms).
     public var longPressMilliseconds: Int
+    /// Where the battery is read; nil: the board has no battery (nothing is read, nothing changes).
+    public var battery: BatteryConfiguration? = nil
 }
 
 /// A GPIO line on a chip, as a board file names it.

@@ -73,11 +73,13 @@ public enum BoardFileParser {
             sound = SoundConfiguration(driver: .none, device: "default", mixerDevice: "default", mixerControl: nil,
                                        periodFrames: 256, sampleRate: 48_000, loudness: 0.5)
         }
+        var battery: BatteryConfiguration?
+        if var reader = try top.mapping("battery") { battery = try BoardBatterySection.parse(&reader) }
         try top.finish()
 
         let board = BoardConfiguration(name: name, description: description, sourcePath: file, button: button,
                                        secondButton: secondButton, motor: motor, led: led, sound: sound,
-                                       longPressMilliseconds: longPress)
+                                       longPressMilliseconds: longPress, battery: battery)
         try checkLinesAreDistinct(board, file: file)
         try checkDebounceIsShorterThanLongPress(board, file: file)
         return board

@@ -10,6 +10,7 @@ extension DeviceDaemonController {
         case .start(let request):
             // A waiting pairing request never blocks a start: it waits through the session.
             if let refusal = sessionRefusal(.start) { return ([], .refused(refusal)) }
+            if let reason = batteryRefusal { return ([], .refused(.batteryLow(reason))) }
             let configuration: SessionConfiguration
             do {
                 configuration = try requestedConfiguration(request)
@@ -19,11 +20,11 @@ extension DeviceDaemonController {
             // Fear asked for by name without the opt-in is refused; what a tap would start (the last
             // configuration, a preset) runs as the tap runs it, as Challenge (`runnable`).
             if case .explicit = request, !fearPermission.allowsByName(configuration.mode) { return ([], .refused(.fearNotOptedIn)) }
-            // `{}` starts what a tap starts: the study's session when one is due (with its tag).
             // `{}` meets the study's due session: it waits for consent, and nothing else starts in its place.
             if case .lastConfiguration = request, let waiting = studyAwaitingConsent(at: now) {
                 return ([], .refused(.consentNeeded(protocolName: waiting)))
             }
+            // `{}` starts what a tap starts: the study's session when one is due (with its tag).
             let study: StudyTag? = if case .lastConfiguration = request { dueStudySession(at: now)?.tag } else { nil }
             let actions = startSession(configuration, at: now, study: study)
             guard let runner else { return (actions, .refused(.stopping)) }

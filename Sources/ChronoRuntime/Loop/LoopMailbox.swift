@@ -66,6 +66,8 @@ public enum ControllerMessage: Sendable {
     case request(DeviceAction, reply: @Sendable (DeviceReply) -> Void)
     /// SIGHUP reached a loop that reloads on it: re-read the board file and the settings.
     case hangup
+    /// The battery thread read the battery (once a minute; never on a board without one).
+    case battery(BatteryReading)
 }
 
 /// Posts controller messages to a loop from any thread without waiting for it.

@@ -66,6 +66,11 @@ final class SessionRunner {
         translate(engine.interrupt(at: now, reason: reason))
     }
 
+    /// Ended by the device before its plan (the battery): `SessionEngine.endEarly`.
+    func endEarly(at now: MonotonicInstant, reason: String) -> [LoopAction] {
+        translate(engine.endEarly(at: now, reason: reason))
+    }
+
     /// Discarded from outside the button (a request): aborted, never logged.
     func discard(at now: MonotonicInstant) -> [LoopAction] {
         translate(engine.discard(at: now, reason: "Discarded on request (the companion), not with the button."))

@@ -1,0 +1,84 @@
+import ChronoCore
+
+/// The battery on the device (docs/RUNTIME.md, "Battery"): readings from the daemon's battery thread
+/// go through the core's `BatteryMonitor`, whose decisions become the low cue, an early end of a
+/// Passive session, a refused start and, at the critical level, the saved session, the last cue and the
+/// power-off request. A board without a battery sends no reading, and none of this happens.
+extension DeviceDaemonController {
+    /// How long after the critical cue's start the power-off is asked for: the cue's own length and
+    /// half a second more, so the motor has stopped before the system goes down.
+    static let powerOffMargin = TimeSpan.milliseconds(500)
+
+    /// A reading from the battery thread.
+    func receiveBattery(_ reading: BatteryReading, at now: MonotonicInstant) -> [LoopAction] {
+        battery.receive(reading, at: now, thresholds: snapshot.batteryThresholds)
+        // Charging clears the states, a power-off not yet asked for too.
+        if reading.isOnExternalPower, powerOffDue != nil {
+            powerOffDue = nil
+            return [.console("Charging: the power-off is called off.")] + applyBattery(at: now) + [.state(currentState())]
+        }
+        return applyBattery(at: now) + [.state(currentState())]
+    }
+
+    /// What the battery rules decide now, as actions. Asked after every event too, so a low cue held
+    /// back by an attempt plays as soon as the attempt is over, and the power-off is asked for on time.
+    func applyBattery(at now: MonotonicInstant) -> [LoopAction] {
+        var actions: [LoopAction] = []
+        if let due = powerOffDue, now >= due {
+            powerOffDue = nil
+            actions.append(.console("Powering off: the battery is at the critical level."))
+            let powerOff = powerOff
+            actions.append(.offLoop { powerOff() })
+        }
+        guard let reading = battery.reading else { return actions }
+        let thresholds = snapshot.batteryThresholds
+        for decision in battery.decide(session: batterySession(at: now), thresholds: thresholds) {
+            switch decision {
+            case .lowCue:
+                actions.append(batteryCue(.lowBattery, at: now))
+                actions.append(.console("Battery low: \(reading.text). Charge the device soon; at \(thresholds.stop) % no new session starts."))
+            case .endPassive(let reason):
+                guard let runner else { continue }
+                actions.append(.console(reason))
+                actions += runner.endEarly(at: now, reason: reason)
+                if runner.isOver { actions += enterIdle(at: now, announce: false) }
+            case .powerOff(let reason):
+                actions.append(.console(reason))
+                if let runner {
+                    actions += runner.endEarly(at: now, reason: reason)
+                    if runner.isOver { actions += enterIdle(at: now, announce: false) }
+                }
+                let cue = HapticCue.batteryCritical
+                actions.append(batteryCue(cue, at: now))
+                powerOffDue = now + cue.pattern.duration + Self.powerOffMargin
+            }
+        }
+        return actions
+    }
+
+    /// Why a start is refused for the battery now (nil: it is not).
+    var batteryRefusal: String? { battery.startRefusal(thresholds: snapshot.batteryThresholds) }
+
+    /// An idle tap or a preset at the stop level: the low-battery cue instead of a session, and the reason.
+    func refuseStartForBattery(_ reason: String, at now: MonotonicInstant) -> [LoopAction] {
+        [batteryCue(.lowBattery, at: now), .console("No session: \(reason)"), .state(currentState())]
+    }
+
+    /// The session as the battery rules see it at `now`.
+    func batterySession(at now: MonotonicInstant) -> BatteryMonitor.Session {
+        guard let runner else { return .none }
+        switch runner.engine.phase {
+        case .presenting, .attemptRunning: return .insideAttempt
+        case .waitingForStart, .feedbackFlash: return .betweenAttempts
+        case .passiveRunning:
+            let configuration = runner.configuration
+            let end = runner.engine.startedAt + configuration.interval.span * Int64(configuration.plannedCount)
+            return .passive(remaining: max(.zero, end - now))
+        case .sessionSummary, .completed, .aborted, .interrupted: return .none
+        }
+    }
+
+    private func batteryCue(_ cue: HapticCue, at now: MonotonicInstant) -> LoopAction {
+        .vibrate(PlannedVibration(pattern: cue.pattern, label: .cue(cue), due: now))
+    }
+}
