@@ -248,7 +248,9 @@ extension SyncedSession {
                 timing: SessionTiming(feedbackDuration: .milliseconds(feedbackMilliseconds),
                                       abortConfirmWindow: .milliseconds(abortWindowMilliseconds),
                                       autoStartNextAttempt: autoStartNextAttempt),
-                gestures: GestureSettings(debounce: .milliseconds(debounceMilliseconds), longPress: .milliseconds(longPressMilliseconds)))
+                gestures: GestureSettings(debounce: .milliseconds(debounceMilliseconds), longPress: .milliseconds(longPressMilliseconds)),
+                // The wire keeps the feedback policy in the study tag, as the device's row does.
+                feedback: study.map { $0.feedbackShown ? .shown : .withheld } ?? .shown)
         } catch {
             throw fail("configuration: \(error)")
         }

@@ -44,6 +44,9 @@ extension ChronoStore {
             let id: String = row["id"]
             var stored = try Self.storedSession(row, attempts: attempts[id] ?? [], boundaries: boundaries[id] ?? [])
             stored.study = tags[id]
+            // The row keeps the feedback policy in its study tag (a block without feedback is the only
+            // source of a withheld one), so the session reads back with the policy it ran with.
+            if let tag = tags[id], !tag.feedbackShown { stored.outcome.configuration.feedback = .withheld }
             return stored
         }
     }
