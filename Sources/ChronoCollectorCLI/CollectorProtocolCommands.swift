@@ -121,7 +121,12 @@ extension ChronoceptionCollector {
             func run() throws {
                 try withCollectorStore(store) { opened in
                     let now = LocalTimeZone.nowUnixNanoseconds()
-                    for line in CollectorStudyText.status(try await opened.studyStatus(nowUnixNanoseconds: now), nowUnixNanoseconds: now) { print(line) }
+                    var consents: [String: [StudyConsent.Record]] = [:]
+                    for device in try await opened.devices() {
+                        if let participant = device.participant, let consent = device.consent { consents[participant, default: []].append(consent) }
+                    }
+                    for line in CollectorStudyText.status(try await opened.studyStatus(nowUnixNanoseconds: now), nowUnixNanoseconds: now,
+                                                          consents: consents) { print(line) }
                 }
             }
         }

@@ -27,6 +27,8 @@ public final class FakeCollector: @unchecked Sendable {
         public var loseAnswers = 0
         /// The study assignment every receipt carries (`SyncReceipt.study`); nil: none.
         public var study: SyncedStudyAssignment?
+        /// The newest consent decision a batch carried (`SyncBatch.consent`); nil before one.
+        public var consent: SyncedConsent?
         /// A hostile collector: when set, a batch it stores is answered (200) with this body, made
         /// from the batch and the receipt it would have sent.
         public var receiptBody: (@Sendable (SyncBatch, SyncReceipt) -> Data)?
@@ -87,6 +89,7 @@ public final class FakeCollector: @unchecked Sendable {
             }
         }
         state.preferences = PreferenceMerge.merge(state.preferences, batch.preferences)
+        if let consent = batch.consent { state.consent = consent }
         if state.loseAnswers > 0 {
             state.loseAnswers -= 1
             return error(500, "internal", "the answer was lost")

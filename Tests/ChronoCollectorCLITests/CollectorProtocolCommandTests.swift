@@ -102,8 +102,8 @@ struct CollectorProtocolCommandTests {
 
         let status = try Self.run(["status"], in: directory)
         #expect(status == Result(status: 0, output: """
-            Participant  Protocol      Day  Done  Due  Missed  Upcoming  Next due
-            P017         sleep-2026@1  2    0     2    2       24        now
+            Participant  Protocol      Day  Done  Due  Missed  Upcoming  Consent  Next due
+            P017         sleep-2026@1  2    0     2    2       24        —        now
 
             """, error: ""))
         let list = try Self.run(["list"], in: directory)

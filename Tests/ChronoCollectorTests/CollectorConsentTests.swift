@@ -74,3 +74,21 @@ struct CollectorConsentTests {
         #expect(none["consent"] == "" && none["consent_protocol"] == "" && none["consent_decided_utc"] == "")
     }
 }
+
+extension CollectorConsentTests {
+    @Test func protocolStatusSaysWhenAParticipantStoppedTheStudy() {
+        let assignment = StudyAssignmentRecord(participant: "P017", protocolName: "sleep-2026", protocolVersion: 1, participantIndex: 0, seed: 7,
+                                               startUnixNanoseconds: F.now, assignedUnixNanoseconds: F.now, unassignedUnixNanoseconds: nil)
+        let rows = [StudyStatusRow(assignment: assignment, status: nil, total: 28)]
+        func record(_ decision: StudyConsent.Decision, _ at: Int64, name: String = "sleep-2026") -> StudyConsent.Record {
+            StudyConsent.Record(decision: decision, decidedUnixNanoseconds: at, protocolName: name, protocolVersion: 1, textDigest: Self.digest)
+        }
+        let lines = CollectorStudyText.status(rows, nowUnixNanoseconds: F.now,
+                                              consents: ["P017": [record(.accepted, 1), record(.withdrawn, 2), record(.accepted, 3, name: "other")]])
+        #expect(lines == [
+            "Participant  Protocol      Day  Done  Due  Missed  Upcoming  Consent                   Next due",
+            "P017         sleep-2026@1  ?    ?     ?    ?       ?         withdrawn, study stopped  the protocol cannot be read",
+        ])
+        #expect(CollectorStudyText.status(rows, nowUnixNanoseconds: F.now)[1].contains("  —  "))
+    }
+}

@@ -95,14 +95,17 @@ public enum CollectorStudyText {
         "Unassigned \(record.protocolLabel) from participant \(TerminalSafeText.quoted(record.participant, limit: 80)); their devices drop it at their next sync. Their sessions stay; assigning \(record.protocolLabel) again restores the same plan."
     }
 
-    /// `protocol status`: per participant, the study day, done, due (today, not done yet), missed, upcoming (days to come) and when the next may start.
-    public static func status(_ rows: [StudyStatusRow], nowUnixNanoseconds now: Int64) -> [String] {
+    /// `protocol status`: per participant, the study day, done, due (today, not done yet), missed, upcoming (days to come), when the next
+    /// may start, and the participant's consent (`consents`: each device's newest decision, by participant; see `consentCell`).
+    public static func status(_ rows: [StudyStatusRow], nowUnixNanoseconds now: Int64,
+                              consents: [String: [StudyConsent.Record]] = [:]) -> [String] {
         guard !rows.isEmpty else {
             return ["No participant is assigned a protocol. `chronoception-collector protocol assign NAME --participant P` assigns one."]
         }
-        let cells = [["Participant", "Protocol", "Day", "Done", "Due", "Missed", "Upcoming", "Next due"]] + rows.map { row in
+        let cells = [["Participant", "Protocol", "Day", "Done", "Due", "Missed", "Upcoming", "Consent", "Next due"]] + rows.map { row in
+            let consent = consentCell(consents[row.assignment.participant] ?? [], protocolName: row.assignment.protocolName)
             guard let status = row.status else {
-                return [row.assignment.participant, row.assignment.protocolLabel, "?", "?", "?", "?", "?", "the protocol cannot be read"]
+                return [row.assignment.participant, row.assignment.protocolLabel, "?", "?", "?", "?", "?", consent, "the protocol cannot be read"]
             }
             let day: String
             if let current = status.day {
@@ -117,9 +120,16 @@ public enum CollectorStudyText {
                 next = "finished"
             }
             return [row.assignment.participant, row.assignment.protocolLabel, day, String(status.done), String(status.due),
-                    String(status.missed), String(status.upcoming), next]
+                    String(status.missed), String(status.upcoming), consent, next]
         }
         return table(cells.map { $0.map { TerminalSafeText.sanitized($0, keepNewlines: false) } })
+    }
+
+    /// The participant's newest decision on the protocol from any of their devices: `—` (none synced),
+    /// `accepted`, or `declined`/`withdrawn` with "study stopped".
+    static func consentCell(_ records: [StudyConsent.Record], protocolName: String) -> String {
+        guard let newest = records.filter({ $0.protocolName == protocolName }).max(by: { $0.decidedUnixNanoseconds < $1.decidedUnixNanoseconds }) else { return "—" }
+        return newest.decision == .accepted ? "accepted" : "\(newest.decision.rawValue), study stopped"
     }
 
     /// Rows padded to their widest cell, two spaces apart, the last column unpadded.
