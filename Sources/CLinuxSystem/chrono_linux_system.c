@@ -5,7 +5,9 @@
 #include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/netlink.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "chrono_linux_system.h"
@@ -64,4 +66,17 @@ long chrono_unmap_executable_readonly_pages(void) {
     struct unmap_result result = { 0, 0 };
     dl_iterate_phdr(unmap_main_program, &result);
     return result.failed ? -1 : result.bytes;
+}
+
+int chrono_uevent_socket(void) {
+    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+    if (fd < 0) return -1;
+    struct sockaddr_nl address = { .nl_family = AF_NETLINK, .nl_pid = 0, .nl_groups = 1 };
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
 }

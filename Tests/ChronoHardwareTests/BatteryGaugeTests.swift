@@ -94,6 +94,24 @@ struct BatteryGaugeTests {
         #expect(Self.problem(gauge) == "Battery: \(sysfs.root)/class/hwmon/hwmon3/in1_input reads 0 mV, outside 1-30000 mV. Fix: the gauge is not calibrated or misreads; check its driver (`dmesg`) and the wiring")
     }
 
+    @Test("a power-supply uevent is told from other subsystems' by its SUBSYSTEM field")
+    func uevents() {
+        let charger = Array("change@/devices/platform/test_power/power_supply/test_ac\0ACTION=change\0DEVPATH=/devices/platform/test_power/power_supply/test_ac\0SUBSYSTEM=power_supply\0POWER_SUPPLY_NAME=test_ac\0".utf8)
+        let usb = Array("add@/devices/pci0000:00/usb1/1-1\0ACTION=add\0SUBSYSTEM=usb\0".utf8)
+        let lookalike = Array("change@/x\0SUBSYSTEM=power_supply_extra\0".utf8)
+        #expect(PowerSupplyEvents.isPowerSupplyEvent(charger))
+        #expect(!PowerSupplyEvents.isPowerSupplyEvent(usb))
+        #expect(!PowerSupplyEvents.isPowerSupplyEvent(lookalike))
+    }
+
+    @Test("a wait ends at once on wake(), and times out without events")
+    func wakeAndTimeout() throws {
+        guard let events = try? PowerSupplyEvents.open() else { return } // no netlink here: the poller only polls
+        #expect(events.wait(milliseconds: 0) == .timedOut)
+        events.wake()
+        #expect(events.wait(milliseconds: 60_000) == .woken)
+    }
+
     @Test("a discharge curve interpolates between its points (rounded down) and clamps beyond them; bad curves are refused")
     func curve() {
         #expect(Self.lipo.percent(atMillivolts: 3000) == 0)

@@ -17,6 +17,11 @@ int chrono_ppoll_without_timeout(struct pollfd *fds, nfds_t count);
 /// pipe2(2): a pipe whose ends get `flags` (O_NONBLOCK, O_CLOEXEC) atomically.
 int chrono_pipe2(int ends[2], int flags);
 
+/// A netlink socket (NETLINK_KOBJECT_UEVENT) joined to the kernel's uevent group, non-blocking and
+/// close-on-exec: the battery thread wakes on power_supply change events instead of waiting a whole
+/// poll interval. Returns the descriptor, or -1 with errno set.
+int chrono_uevent_socket(void);
+
 /// Unmaps from this process's page tables (madvise MADV_DONTNEED) the pages of its own executable's
 /// read-only segments (code and read-only data), which stay in the page cache: the next touch is a
 /// minor fault that maps the same page again. Called just before locking memory with MCL_ONFAULT, so

@@ -5,8 +5,9 @@ import Foundation
 import Synchronization
 
 /// Reads the board's battery on its own thread, never the loop's: at start, then once a minute
-/// (a LiPo loses a percent in minutes, not seconds; reading an I²C gauge more often only costs power),
-/// and hands each reading to the loop as a `ControllerMessage.battery`. A problem reading it is said
+/// (a LiPo loses a percent in minutes, not seconds; reading an I²C gauge more often only costs power)
+/// and at once on the kernel's power-supply uevents (`PowerSupplyEvents`: a charger plugged in), and
+/// hands each reading to the loop as a `ControllerMessage.battery`. A problem reading it is said
 /// once on the console (and again only when it changes), and the next poll tries again.
 final class BatteryPoller: Sendable {
     /// Once a minute (docs/RUNTIME.md, "Battery").
@@ -24,11 +25,19 @@ final class BatteryPoller: Sendable {
     private let state = Mutex(State())
     private let stopSignal = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
+    /// The uevent socket; nil where it cannot be opened (then the thread only polls).
+    private let events: PowerSupplyEvents?
 
     init(gauge: BatteryGauge, interval: TimeSpan = standardInterval, report: @escaping @Sendable (String) -> Void) {
         self.gauge = gauge
         self.interval = interval
         self.report = report
+        do {
+            events = try PowerSupplyEvents.open()
+        } catch {
+            events = nil
+            report("Battery: power-supply uevents cannot be watched (\(error)); the battery is read every \(DurationText.format(magnitudeOf: interval)) only.")
+        }
     }
 
     /// Starts the thread; its first reading is made at once.
@@ -50,13 +59,18 @@ final class BatteryPoller: Sendable {
     func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         stopSignal.signal()
+        events?.wake()
     }
 
     private func run() {
         while !stopped.load(ordering: .sequentiallyConsistent) {
             poll()
-            let nanoseconds = max(1, Int(interval.nanoseconds))
-            if stopSignal.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { return }
+            if let events {
+                if events.wait(milliseconds: Int(max(1, interval.milliseconds))) == .woken { return }
+            } else {
+                let nanoseconds = max(1, Int(interval.nanoseconds))
+                if stopSignal.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { return }
+            }
         }
     }
 
