@@ -3,8 +3,11 @@ import ChronoRuntime
 import Foundation
 
 /// Polls `condition` every 50 ms for up to `limit` seconds without blocking a thread of the pool
-/// (the pusher's exchange and the API's requests run on it).
-public func eventually(limit: Double = 20, _ condition: () -> Bool) async -> Bool {
+/// (the pusher's exchange and the API's requests run on it). The limit is generous: on a 2-core
+/// machine the pool has two threads, and suites that run a loop synchronously hold them, so an
+/// exchange that takes milliseconds alone can wait tens of seconds under CI's load (20 s was seen
+/// to run out). A passing condition returns as soon as it holds.
+public func eventually(limit: Double = 90, _ condition: () -> Bool) async -> Bool {
     let deadline = Date(timeIntervalSinceNow: limit)
     while Date() < deadline {
         if condition() { return true }
