@@ -15,8 +15,8 @@ import Testing
     @Test func theDeviceTableShowsEscapesAsText() {
         let lines = DeviceTable.lines([Self.device(name: "P\u{1B}[2J1", board: "pi\u{7}\u{202E}zero", participant: "a\nb")])
         #expect(lines == [
-            "Name         Participant  Board                Sessions  Refused  Last seen  State     Device ID",
-            "P\\u{1B}[2J1  a\\nb         pi\\u{7}\\u{202E}zero  2         0        never      enrolled  0b5e2c3a-1111-4222-8333-444455556666",
+            "Name         Participant  Board                Sessions  Refused  Consent  Last seen  State     Device ID",
+            "P\\u{1B}[2J1  a\\nb         pi\\u{7}\\u{202E}zero  2         0        —        never      enrolled  0b5e2c3a-1111-4222-8333-444455556666",
         ])
         #expect(!lines.joined().contains("\u{1B}"))
     }
