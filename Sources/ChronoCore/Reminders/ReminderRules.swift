@@ -13,6 +13,9 @@ public enum ReminderRules {
     public struct Decision: Hashable, Sendable {
         /// The reminder to give now (nil: none).
         public var due: Reminder?
+        /// Since when `due` has been due (its scheduled instant, at or before now): a deadline that
+        /// does not move while the caller's clock does, so a loop woken for it finds it due.
+        public var dueSinceUnixNanoseconds: Int64?
         /// When the next reminder is, later than now, if nothing else happens first (nil: none planned).
         public var nextUnixNanoseconds: Int64?
     }
@@ -26,7 +29,7 @@ public enum ReminderRules {
         func allowed(_ instant: Int64) -> Int64 {
             settings.quietHours?.firstAllowed(notBefore: max(instant, now), utcOffsetSeconds: utcOffsetSeconds) ?? max(instant, now)
         }
-        var candidates: [(reminder: Reminder, at: Int64)] = []
+        var candidates: [(reminder: Reminder, at: Int64, scheduled: Int64)] = []
         if let study, !study.status(at: now).finished {
             if let candidate = studyCandidate(study, now: now, settings: settings, log: log, allowed: allowed) { candidates.append(candidate) }
         } else if let time = settings.dailyReminder {
@@ -34,16 +37,17 @@ public enum ReminderRules {
             for day in [today, today + 1] {
                 if let done = log.dailyDay, done >= day { continue }
                 if day == today, sessionsToday >= max(settings.dailyGoal, 1) { continue }
-                let at = allowed(time.unixNanoseconds(onLocalDay: day, utcOffsetSeconds: utcOffsetSeconds))
+                let scheduled = time.unixNanoseconds(onLocalDay: day, utcOffsetSeconds: utcOffsetSeconds)
+                let at = allowed(scheduled)
                 guard WallTime(unixNanoseconds: at, utcOffsetSeconds: utcOffsetSeconds).localDayNumber == day else { continue }
                 let text = dailyText(sessionsToday: day == today ? sessionsToday : 0, goal: settings.dailyGoal)
-                candidates.append((Reminder(subject: .daily(localDay: day), text: text), at))
+                candidates.append((Reminder(subject: .daily(localDay: day), text: text), at, min(scheduled, at)))
                 break
             }
         }
-        let due = inSession ? nil : candidates.first { $0.at <= now }?.reminder
+        let due = inSession ? nil : candidates.first { $0.at <= now }
         let next = candidates.map(\.at).filter { $0 > now }.min()
-        return Decision(due: due, nextUnixNanoseconds: next)
+        return Decision(due: due?.reminder, dueSinceUnixNanoseconds: due?.scheduled, nextUnixNanoseconds: next)
     }
 
     /// The latest reminder while its subject is still due at `now` (the study session not done, the
@@ -74,7 +78,7 @@ public enum ReminderRules {
     }
 
     static func studyCandidate(_ study: StudyStanding, now: Int64, settings: ReminderSettings, log: ReminderLog,
-                               allowed: (Int64) -> Int64) -> (reminder: Reminder, at: Int64)? {
+                               allowed: (Int64) -> Int64) -> (reminder: Reminder, at: Int64, scheduled: Int64)? {
         let status = study.status(at: now)
         guard let next = status.next, let dueAt = status.nextDueUnixNanoseconds else { return nil }
         let session = study.plan.sessions[next]
@@ -87,7 +91,7 @@ public enum ReminderRules {
         guard dayEnd.overflow || at < dayEnd.partialValue else { return nil }
         let still = played.isEmpty ? "is due" : "is still due"
         let text = "Study \(study.plan.protocolName): day \(session.day + 1), session \(session.slot + 1) \(still)."
-        return (Reminder(subject: .studySession(position: next, ordinal: played.count + 1), text: text), at)
+        return (Reminder(subject: .studySession(position: next, ordinal: played.count + 1), text: text), at, min(scheduled, at))
     }
 
     static func dailyText(sessionsToday: Int, goal: Int) -> String {

@@ -37,13 +37,16 @@ extension DeviceDaemonController {
         let wall = anchor.unixNanoseconds(at: now)
         let decision = reminderDecision(atUnixNanoseconds: wall, utcOffsetSeconds: anchor.utcOffsetSeconds, busy: false)
         var candidates: [Int64] = []
-        if decision.due != nil { candidates.append(wall) }
+        var due: MonotonicInstant?
+        // Due already: at the loop's last instant (stable as the clock moves on, never before what the
+        // loop has handled; "now" would never be reached).
+        if let since = decision.dueSinceUnixNanoseconds { due = max(now + TimeSpan(nanoseconds: since - wall), lastInstant) }
         if let next = decision.nextUnixNanoseconds { candidates.append(next) }
         if snapshot.reminders.dailyGoal > 0 || snapshot.reminders.dailyReminder != nil {
             candidates.append(ReminderRules.nextLocalMidnight(after: wall, utcOffsetSeconds: anchor.utcOffsetSeconds))
         }
-        guard let soonest = candidates.min() else { return nil }
-        let at = now + TimeSpan(nanoseconds: soonest - wall)
+        let later = candidates.min().map { now + TimeSpan(nanoseconds: $0 - wall) }
+        guard let at = [due, later].compactMap({ $0 }).min() else { return nil }
         return idleSince.map { max(at, $0 + Self.reminderSettle) } ?? at
     }
 

@@ -60,6 +60,9 @@ public final class DeviceDaemonController: LoopController {
     var completedHere: [String: WallTime] = [:]
     /// When the device last came back to idle from a session (reminders settle after it).
     var idleSince: MonotonicInstant?
+    /// The instant of the last call the loop made (start, an event, a message): an already-due
+    /// reminder's deadline, which stays put while the clock moves on.
+    var lastInstant = MonotonicInstant.zero
     /// The desktop's notifier (`DesktopReminderNotifier`): given each reminder as it plays, off the
     /// loop thread; nil on a device without one.
     public var reminderNotifier: (@Sendable (Reminder) -> Void)?
@@ -82,6 +85,7 @@ public final class DeviceDaemonController: LoopController {
     }
 
     public func start(at now: MonotonicInstant) -> [LoopAction] {
+        lastInstant = now
         // The loop calls this once the button is open and watched: the start cue says the device is up.
         let cue = startCue.map { [LoopAction.vibrate(PlannedVibration(pattern: $0.pattern, label: .cue($0), due: now))] } ?? []
         // Stamped like every later state: the first file already names the last session and withholds
@@ -101,6 +105,7 @@ public final class DeviceDaemonController: LoopController {
 
     public func handle(_ event: SessionEvent) -> [LoopAction] {
         guard !stopped else { return [] }
+        lastInstant = max(lastInstant, event.instant)
         // A request whose window has passed is answered first, at its own instant's event.
         var actions = expirePairings(at: event.instant)
         if let runner {
@@ -178,6 +183,7 @@ public final class DeviceDaemonController: LoopController {
     public var isFinished: Bool { stopped }
 
     public func receive(_ message: ControllerMessage, at now: MonotonicInstant) -> [LoopAction] {
+        lastInstant = max(lastInstant, now)
         switch message {
         case .snapshotChanged:
             snapshot = keeper.latest

@@ -40,6 +40,8 @@ struct ReminderRulesTests {
         #expect(before.due == nil && before.nextUnixNanoseconds == Self.start)
         let first = Self.decide(at: Self.start, study: study)
         #expect(first.due == Reminder(subject: .studySession(position: 0, ordinal: 1), text: "Study sleep-2026: day 1, session 1 is due."))
+        // Still due a minute later, since the same instant: a loop's deadline that does not move.
+        #expect(Self.decide(at: Self.start + Self.minute, study: study).dueSinceUnixNanoseconds == Self.start)
         let log = ReminderLog().recording(first.due!, at: Self.start)
         let waiting = Self.decide(at: Self.start + Self.minute, study: study, log: log)
         #expect(waiting.due == nil && waiting.nextUnixNanoseconds == Self.start + Self.hour)
