@@ -88,6 +88,8 @@ function refreshStartLabel(device) {
     battery.textContent = batteryWords(device.battery);
     battery.className = device.battery.level === "normal" ? "muted" : "hint";
   }
+  // At the battery's stop level the device starts nothing: no button that would only be refused.
+  if (button && device) button.hidden = !!(device.battery && device.battery.reason);
 }
 
 // The device's health text is the state file's (`on`, `off`, `failing: …`, `on (N held back: …)`),
@@ -124,7 +126,7 @@ async function pageHome() {
     primary.append(el("button", { type: "button", onclick: async () => {
       message.textContent = "Asking the device…";
       message.textContent = (await deviceAction("start")).text; // live.js: the page's words, never a session's id
-    }, "data-role": "start-next" }, startLabel(d.next_session)));
+    }, "data-role": "start-next", hidden: !!(d.battery && d.battery.reason) }, startLabel(d.next_session)));
   }
   status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)), studyLine(d),
     reminderLine(d), todayLine(d),

@@ -62,12 +62,16 @@ def main():
         driver.get(daemon.base + "/#/home")
         wait_for(driver, "return document.querySelector('[data-role=battery-line]')")
         check("home: the battery line", battery_line(driver) == "Battery: 50 % (discharging)", battery_line(driver))
+        shown = driver.execute_script("return !document.querySelector('[data-role=start-next]').hidden")
+        check("home: the start button above the stop level", shown is True, shown)
 
         set_level(5)
         until(daemon, lambda d: d["battery"]["percent"] == 5, "read 5 %")
         wait_for(driver, "return document.querySelector('[data-role=battery-line]').textContent.includes('stop')")
         check("home: at the stop level the reason, without a reload",
               battery_line(driver) == f"Battery: 5 % (discharging, stop) {REASON}", battery_line(driver))
+        hidden = driver.execute_script("return document.querySelector('[data-role=start-next]').hidden")
+        check("home: no start button at the stop level", hidden is True, hidden)
         screenshot(driver, os.path.join(args.artifacts, "battery-home-stop-phone-dark.png"))
         try:
             daemon.api("/device/start", "POST", {})

@@ -486,6 +486,8 @@ function refreshStartLabel(device) {
     battery.textContent = batteryWords(device.battery);
     battery.className = device.battery.level === "normal" ? "muted" : "hint";
   }
+  // At the battery's stop level the device starts nothing: no button that would only be refused.
+  if (button && device) button.hidden = !!(device.battery && device.battery.reason);
 }
 
 // The device's health text is the state file's (`on`, `off`, `failing: …`, `on (N held back: …)`),
@@ -522,7 +524,7 @@ async function pageHome() {
     primary.append(el("button", { type: "button", onclick: async () => {
       message.textContent = "Asking the device…";
       message.textContent = (await deviceAction("start")).text; // live.js: the page's words, never a session's id
-    }, "data-role": "start-next" }, startLabel(d.next_session)));
+    }, "data-role": "start-next", hidden: !!(d.battery && d.battery.reason) }, startLabel(d.next_session)));
   }
   status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)), studyLine(d),
     reminderLine(d), todayLine(d),
@@ -559,7 +561,7 @@ async function afterSession() {
   const card = document.getElementById("home-last");
   if (card) card.replaceWith(lastSessionCard(data.last_session));
 }
-"""#####, "6b3ff5902a456f41"),
+"""#####, "3e2a6e7abf8dbb32"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -573,7 +575,7 @@ async function afterSession() {
 <script src="/format.js?v=f22f1920e2fd726f" defer></script>
 <script src="/core.js?v=68127e1902e67f46" defer></script>
 <script src="/live.js?v=4d05ec253bf2df41" defer></script>
-<script src="/home.js?v=6b3ff5902a456f41" defer></script>
+<script src="/home.js?v=3e2a6e7abf8dbb32" defer></script>
 <script src="/consent.js?v=b7df9a0ff79df664" defer></script>
 <script src="/progress.js?v=6a399d3b0f24e93f" defer></script>
 <script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
@@ -602,7 +604,7 @@ async function afterSession() {
 </main>
 </body>
 </html>
-"""#####, "a62c3213182d225b"),
+"""#####, "c06003011ca33d13"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 // Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
 // beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
