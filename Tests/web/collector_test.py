@@ -201,7 +201,7 @@ def test_collector(binary, artifacts):
         for name, device in devices.items():
             row = table.get(name, [])
             check(f"{name}: device table row (participant, board, sessions, enrolled)",
-                  row[1:4] == [device["participant"], "desktop", str(device["progress"]["completed_sessions"])] and row[5] == "enrolled", row)
+                  row[1:4] == [device["participant"], "desktop", str(device["progress"]["completed_sessions"])] and row[4] == "—" and row[6] == "enrolled", row)
         check("no device has a session refused at ingest, and no row says so",
               all(d.get("refused_sessions") == 0 for d in listed.values()) and not any("refused" in c for row in rows for c in row),
               [(n, d.get("refused_sessions")) for n, d in listed.items()])
@@ -335,8 +335,8 @@ def test_collector(binary, artifacts):
         revoked = collector.api("/devices")["devices"]
         revoked = next(d for d in revoked if d["name"] == "anna-desktop")
         row = driver.execute_script("return Array.from(document.querySelectorAll('#device-table tbody tr')).map(r => Array.from(r.cells).map(c => c.textContent)).find(r => r[0] === 'anna-desktop')")
-        check("revoked: the table says when, in UTC", row[5] == "revoked " + revoked["revoked_at"].replace("T", " ")[:16] + " UTC", (row, revoked["revoked_at"]))
-        check("last seen: the collector's instant, in UTC", row[4] == revoked["last_seen_at"].replace("T", " ")[:16] + " UTC", (row, revoked["last_seen_at"]))
+        check("revoked: the table says when, in UTC", row[6] == "revoked " + revoked["revoked_at"].replace("T", " ")[:16] + " UTC", (row, revoked["revoked_at"]))
+        check("last seen: the collector's instant, in UTC", row[5] == revoked["last_seen_at"].replace("T", " ")[:16] + " UTC", (row, revoked["last_seen_at"]))
         label = "anna-desktop (P01), revoked"
         picker = Select(driver.find_element(By.ID, "device-picker"))
         check("revoked: still in the picker, marked", label in [o.text for o in picker.options], [o.text for o in picker.options])
