@@ -27,7 +27,7 @@ struct DeviceWireTests {
             event: state
             data: {"version":4,"state":"AttemptRunning","board":"desktop","mode":"challenge","interval":"1m 0s","interval_seconds":60,\
             "attempt":1,"attempt_count":3,"repetitions_done":null,"repetition_count":null,"next_boundary":null,"fear_sound":null,\
-            "health":"on","last_feedback":null,"session_id":"FAKE-1","offered_preset":null,"pairing_request":null,"next_session":null,"study":null,\
+            "health":"on","last_feedback":null,"session_id":"FAKE-1","offered_preset":null,"pairing_request":null,"next_session":null,"study":null,"today":null,"reminder":null,\
             "session_in_progress":true,"updated":"\(Self.updated.iso8601)"}
 
 

@@ -41,7 +41,7 @@ struct DaemonNextSessionTests {
             {"version":4,"state":"Idle","board":"test","mode":"challenge","interval":"15s","interval_seconds":15,\
             "attempt":null,"attempt_count":null,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":"on","last_feedback":null,"session_id":null,"offered_preset":null,"pairing_request":null,\
-            "next_session":{"mode":"challenge","interval":"15s","interval_seconds":15,"count":2,"in_study":false},"study":null,"last_session":null,\
+            "next_session":{"mode":"challenge","interval":"15s","interval_seconds":15,"count":2,"in_study":false},"study":null,"today":{"sessions":0,"goal":null,"goal_met":false,"line":"Today: 0 sessions"},"reminder":null,"last_session":null,\
             "glanceable_privacy":false,"updated":"\(updated.iso8601)","pid":7}
             """, "\(text)")
 

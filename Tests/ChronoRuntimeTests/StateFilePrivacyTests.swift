@@ -29,7 +29,7 @@ struct StateFilePrivacyTests {
             {"version":4,"state":"FeedbackFlash","board":"desktop","mode":"challenge","interval":"30s","interval_seconds":30,\
             "attempt":2,"attempt_count":5,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":"on","last_feedback":"Late by 3s · yellow","session_id":"S","offered_preset":null,"pairing_request":null,\
-            "next_session":null,"study":null,"last_session":{"date":"2026-11-24","interval":"30s","interval_seconds":30,"time_acuity_score":81,"results_withheld":false},\
+            "next_session":null,"study":null,"today":null,"reminder":null,"last_session":{"date":"2026-11-24","interval":"30s","interval_seconds":30,"time_acuity_score":81,"results_withheld":false},\
             "glanceable_privacy":false,"updated":"\(Self.updated.iso8601)","pid":7}
             """)
     }
@@ -40,7 +40,7 @@ struct StateFilePrivacyTests {
             {"version":4,"state":"FeedbackFlash","board":"desktop","mode":"challenge","interval":"30s","interval_seconds":30,\
             "attempt":2,"attempt_count":5,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":"on","last_feedback":null,"session_id":"S","offered_preset":null,"pairing_request":null,\
-            "next_session":null,"study":null,"last_session":{"date":"2026-11-24","interval":"30s","interval_seconds":30,"time_acuity_score":null,"results_withheld":false},\
+            "next_session":null,"study":null,"today":null,"reminder":null,"last_session":{"date":"2026-11-24","interval":"30s","interval_seconds":30,"time_acuity_score":null,"results_withheld":false},\
             "glanceable_privacy":true,"updated":"\(Self.updated.iso8601)","pid":7}
             """)
     }
