@@ -30,7 +30,7 @@ DEVICE_API = [
     ("PATCH", "/settings"), ("GET", "/health"), ("POST", "/health/backfill"), ("GET", "/sync"),
     ("GET", "/export.csv"), ("POST", "/delete-all"), ("POST", "/delete-all/confirm"), ("GET", "/learn"),
     ("GET", "/keys"), ("POST", "/keys"), ("DELETE", "/keys/:id"), ("POST", "/login-links"),
-    ("POST", "/pairing"), ("GET", "/login"),
+    ("POST", "/pairing"), ("GET", "/login"), ("GET", "/study/consent"), ("POST", "/study/consent"),
 ]
 
 INVENTORY = [
@@ -140,6 +140,18 @@ INVENTORY = [
      "validator": "PostgresURL",
      "classes": ["tier:faults"],
      "fuzzer": "", "why": "given by the collector's operator on its command line"},
+    {"input": "the battery's readings (/sys/class/power_supply/NAME, a hwmon input; the power-supply uevents)",
+     "routes": [],
+     "readers": ["Sources/ChronoHardware/Battery/PowerSupplyValues.swift", "Sources/ChronoHardware/Battery/PowerSupplyEvents.swift"],
+     "validator": "PowerSupplyValues",
+     "classes": [],
+     "fuzzer": "", "why": "short files of the kernel's, each value bounded (64 bytes) and range-checked; BatteryGaugeTests feeds garbage, out-of-range, missing and oversized values"},
+    {"input": "a click on a desktop notification (ActionInvoked on the user's session bus)",
+     "routes": [],
+     "readers": ["Sources/CDesktopNotify/chrono_desktop_notify.c"],
+     "validator": "DesktopNotifier",
+     "classes": ["tier:dbus"],
+     "fuzzer": "", "why": "only the \"default\" action of an id this process was given counts; the body of the signal is never shown or stored"},
     {"input": "the kernel's descriptor supply (connections held open by peers)",
      "routes": [],
      "readers": [],
@@ -182,7 +194,7 @@ def registered_routes():
                     target = "(page assets)" if "Web" in path else "(login)"
                 if server == "device" and target.startswith(("device", "sessions", "progress", "settings", "health", "sync",
                                                              "export", "delete-all", "learn", "keys", "login", "pairing",
-                                                             "openapi", "events")):
+                                                             "openapi", "events", "study")):
                     target = "/" + target
                 found.add((server, method.upper(), target, path))
     return found

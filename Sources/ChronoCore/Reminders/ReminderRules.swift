@@ -30,7 +30,9 @@ public enum ReminderRules {
             settings.quietHours?.firstAllowed(notBefore: max(instant, now), utcOffsetSeconds: utcOffsetSeconds) ?? max(instant, now)
         }
         var candidates: [(reminder: Reminder, at: Int64, scheduled: Int64)] = []
-        if let study, !study.status(at: now).finished {
+        // A study the person declined or withdrew from is stopped here: their own training's daily
+        // reminder applies again.
+        if let study, !study.status(at: now).finished, study.consent.allowsStudySessions || study.consent == .needed {
             if let candidate = studyCandidate(study, now: now, settings: settings, log: log, allowed: allowed) { candidates.append(candidate) }
         } else if let time = settings.dailyReminder {
             let today = WallTime(unixNanoseconds: now, utcOffsetSeconds: utcOffsetSeconds).localDayNumber
@@ -57,7 +59,9 @@ public enum ReminderRules {
         guard let latest = log.latest?.reminder else { return nil }
         switch latest.subject {
         case .studySession(let position, _):
-            guard let study, let due = study.dueSession(at: now), due.position == position else { return nil }
+            guard let study else { return nil }
+            let due = study.dueSession(at: now)?.position ?? (study.consentNeeded(at: now) ? study.status(at: now).next : nil)
+            guard due == position else { return nil }
             return latest
         case .daily(let day):
             let today = WallTime(unixNanoseconds: now, utcOffsetSeconds: utcOffsetSeconds).localDayNumber
@@ -90,7 +94,10 @@ public enum ReminderRules {
         let dayEnd = study.startUnixNanoseconds.addingReportingOverflow(Int64(session.day + 1).multipliedReportingOverflow(by: StudySchedule.dayNanoseconds).partialValue)
         guard dayEnd.overflow || at < dayEnd.partialValue else { return nil }
         let still = played.isEmpty ? "is due" : "is still due"
-        let text = "Study \(study.plan.protocolName): day \(session.day + 1), session \(session.slot + 1) \(still)."
+        // Nothing starts before the consent: the reminder asks for it, in the words of the tap's cue.
+        let text = study.consent == .needed
+            ? "Study \(study.plan.protocolName): day \(session.day + 1), session \(session.slot + 1) \(still) and waits for your consent: open the device's page to read it and accept or decline."
+            : "Study \(study.plan.protocolName): day \(session.day + 1), session \(session.slot + 1) \(still)."
         return (Reminder(subject: .studySession(position: next, ordinal: played.count + 1), text: text), at, min(scheduled, at))
     }
 

@@ -59,10 +59,14 @@ extension DeviceDaemonController {
             return []
         }
         reminderLog = reminderLog.recording(reminder, at: wall.unixNanoseconds)
-        let cue = HapticCue.sessionDue
+        // A study session that waits for consent cannot start on a tap: its reminder is the cue the
+        // tap would play (consent needed), and the line says where to answer instead of to tap.
+        let waitsForConsent: Bool
+        if case .studySession = reminder.subject, studyStanding?.consent == .needed { waitsForConsent = true } else { waitsForConsent = false }
+        let cue = waitsForConsent ? HapticCue.consentNeeded : HapticCue.sessionDue
         var actions: [LoopAction] = [
             .vibrate(PlannedVibration(pattern: cue.pattern, label: .cue(cue), due: now)),
-            .console("Reminder: \(reminder.text) Tap (\(pressHint)) to start."),
+            .console(waitsForConsent ? "Reminder: \(reminder.text)" : "Reminder: \(reminder.text) Tap (\(pressHint)) to start."),
         ]
         if let notifier = reminderNotifier { actions.append(.offLoop { notifier(reminder) }) }
         actions.append(.state(currentState()))

@@ -27,6 +27,11 @@ struct ReminderRulesTests {
 
     static let night = QuietHours(parsing: "22:00-07:00")!
 
+    static func study(consent: StudyConsent.Standing) throws -> StudyStanding {
+        let standing = try study()
+        return StudyStanding(plan: standing.plan, startUnixNanoseconds: start, completions: [], consent: consent)
+    }
+
     static func decide(at now: Int64, offset: Int = 0, study: StudyStanding?, today: Int = 0, inSession: Bool = false,
                        settings: ReminderSettings = ReminderSettings(), log: ReminderLog = ReminderLog()) -> ReminderRules.Decision {
         ReminderRules.decide(at: now, utcOffsetSeconds: offset, study: study, sessionsToday: today, inSession: inSession,
@@ -161,6 +166,23 @@ struct ReminderRulesTests {
         #expect(ReminderRules.todayText(sessionsToday: 1, goal: 3) == "Today: 1 of 3 sessions")
         #expect(ReminderRules.todayText(sessionsToday: 1, goal: 0) == "Today: 1 session")
         #expect(ReminderRules.nextLocalMidnight(after: Self.start + Self.hour, utcOffsetSeconds: 3600) == Self.start + Self.day - Self.hour)
+    }
+
+    @Test("a due session that waits for consent is reminded to ask for it, and stays outstanding; a declined study gives the daily reminder back")
+    func consent() throws {
+        let waiting = try Self.study(consent: .needed)
+        let first = Self.decide(at: Self.start, study: waiting)
+        #expect(first.due == Reminder(subject: .studySession(position: 0, ordinal: 1),
+                                      text: "Study sleep-2026: day 1, session 1 is due and waits for your consent: open the device's page to read it and accept or decline."))
+        let log = ReminderLog().recording(first.due!, at: Self.start)
+        #expect(ReminderRules.outstanding(log, at: Self.start + Self.minute, utcOffsetSeconds: 0, study: waiting,
+                                          sessionsToday: 0, settings: ReminderSettings()) == first.due)
+        let daily = ReminderSettings(dailyReminder: TimeOfDay(minuteOfDay: 9 * 60))
+        for stopped in [StudyConsent.Standing.declined, .withdrawn] {
+            let decision = Self.decide(at: Self.start + 9 * Self.hour, study: try Self.study(consent: stopped), settings: daily)
+            #expect(decision.due == Reminder(subject: .daily(localDay: WallTime(unixNanoseconds: Self.start, utcOffsetSeconds: 0).localDayNumber),
+                                             text: "Time to train: no session yet today."))
+        }
     }
 }
 
