@@ -51,7 +51,11 @@ struct DaemonStudyConsentTests {
 
         daemon.feed(DaemonStudyTests.tap(100), until: DaemonStudyTests.ms(2_000))
         #expect(daemon.starts.isEmpty)
-        #expect(Self.cues(daemon).filter { $0 == .cue(.consentNeeded) }.count == 1)
+        // Two: the due session's reminder (it waits for consent, so it asks for it) and the tap's.
+        #expect(Self.cues(daemon).filter { $0 == .cue(.consentNeeded) }.count == 2)
+        #expect(Self.cues(daemon).contains(.cue(.sessionDue)) == false)
+        #expect(daemon.lines.all.contains("Reminder: Study sleep-2026: day 1, session 1 is due and waits for your consent: open the device's page to read it and accept or decline."),
+                "\(daemon.lines.all)")
         #expect(daemon.lines.all.contains("The study sleep-2026 asks for your consent before its sessions: open the device's page to read it and accept or decline. Hold for your own presets."),
                 "\(daemon.lines.all)")
         #expect(Self.startLast(daemon, at: 3_000) == .refused(.consentNeeded(protocolName: "sleep-2026")))
