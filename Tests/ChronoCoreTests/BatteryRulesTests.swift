@@ -110,16 +110,19 @@ struct BatteryRulesTests {
             == [.endPassive(reason: "Ended early: the battery (5 %) lasts about 4m 0s more before the critical level (3 %), less than the 20m 0s this session had left.")])
     }
 
-    @Test("a Passive session the battery can finish goes on at 5 %; above the stop level it is never ended")
+    @Test("a Passive session the battery can finish goes on at 5 %, the low cue held back until it ends; above the stop level it is never ended")
     func passiveCovered() {
         var monitor = BatteryMonitor()
         monitor.receive(Self.discharging(7), at: Self.minute(0), thresholds: Self.thresholds)
         monitor.receive(Self.discharging(6), at: Self.minute(10), thresholds: Self.thresholds)
-        #expect(monitor.decide(session: .passive(remaining: .seconds(3600)), thresholds: Self.thresholds) == [.lowCue])
+        #expect(monitor.decide(session: .passive(remaining: .seconds(3600)), thresholds: Self.thresholds) == [])
         monitor.receive(Self.discharging(5), at: Self.minute(20), thresholds: Self.thresholds)
         // 10 minutes a percent: 20 minutes to 3 %, more than the 19 left.
         #expect(monitor.decide(session: .passive(remaining: .seconds(19 * 60)), thresholds: Self.thresholds) == [])
         #expect(monitor.decide(session: .passive(remaining: .seconds(21 * 60)), thresholds: Self.thresholds).count == 1)
+        // The session over, the owed cue plays, once.
+        #expect(monitor.decide(session: .none, thresholds: Self.thresholds) == [.lowCue])
+        #expect(monitor.decide(session: .none, thresholds: Self.thresholds) == [])
     }
 
     @Test("at the critical level the power-off is decided once, even inside an attempt, and the owed low cue is dropped")

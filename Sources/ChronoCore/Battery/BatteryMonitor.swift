@@ -1,6 +1,6 @@
 /// The battery rules (docs/RUNTIME.md, "Battery"), as a pure state machine the daemon's controller
 /// feeds with readings and asks at each turn: the low cue once per discharge and never inside an
-/// attempt, no new session at or below the stop level, a Passive session the battery cannot finish
+/// attempt or a Passive session, no new session at or below the stop level, a Passive session the battery cannot finish
 /// ended early, and at the critical level the session saved and the device powered off. Charging
 /// clears every state. A board without a battery never gives it a reading, and nothing changes.
 public struct BatteryMonitor: Hashable, Sendable {
@@ -10,7 +10,8 @@ public struct BatteryMonitor: Hashable, Sendable {
         case none
         /// An attempt is being timed (or Reproduction presents its interval): no cue may play.
         case insideAttempt
-        /// Between attempts of a Challenge, Fear or Reproduction session.
+        /// Between attempts of a Challenge, Fear or Reproduction session, waiting for the start press
+        /// (no cue of the session's is playing).
         case betweenAttempts
         /// A Passive session with this much of its planned time left.
         case passive(remaining: TimeSpan)
@@ -63,7 +64,10 @@ public struct BatteryMonitor: Hashable, Sendable {
             return [.powerOff(reason: "The battery is at \(reading.percent) %, the critical level (battery-critical \(thresholds.critical) %): \(saved)the device powers off. Charge it.")]
         }
         var decisions: [Decision] = []
-        if lowCueOwed, session != .insideAttempt {
+        // Never inside an attempt, nor inside a Passive session: its boundaries are what the person
+        // is timing, and a cue among them would be felt as one. Owed, it plays when the session ends
+        // (or between attempts); a Passive session the battery cannot finish is ended below.
+        if lowCueOwed, session == .none || session == .betweenAttempts {
             lowCueOwed = false
             lowCueGiven = true
             decisions.append(.lowCue)

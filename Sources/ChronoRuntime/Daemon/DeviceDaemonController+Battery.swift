@@ -68,8 +68,9 @@ extension DeviceDaemonController {
     func batterySession(at now: MonotonicInstant) -> BatteryMonitor.Session {
         guard let runner else { return .none }
         switch runner.engine.phase {
-        case .presenting, .attemptRunning: return .insideAttempt
-        case .waitingForStart, .feedbackFlash: return .betweenAttempts
+        // The feedback flash is the attempt's end, its cue still playing: a cue now would run into it.
+        case .presenting, .attemptRunning, .feedbackFlash: return .insideAttempt
+        case .waitingForStart: return .betweenAttempts
         case .passiveRunning:
             let configuration = runner.configuration
             let end = runner.engine.startedAt + configuration.interval.span * Int64(configuration.plannedCount)
