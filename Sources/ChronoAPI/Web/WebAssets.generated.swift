@@ -148,12 +148,8 @@ main > .row[role="group"] { margin-bottom: 16px; }
 .consent blockquote { margin: 0.5rem 0; padding: 0.5rem 0.75rem; border-left: 3px solid var(--accent, currentColor); white-space: pre-line; overflow-wrap: anywhere; }
 """#####, "eb100e59d3019033"),
         "/app.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: the router; it starts the app once every page's script is loaded.
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-// ---- router ------------------------------------------------------------------------------
 function route() {
-  // A page's filters follow a "?" (#/sessions?mode=fear&from=…), so back and forward restore them.
   const whole = location.hash.replace(/^#\/?/, ""), mark = whole.indexOf("?");
   const hash = mark < 0 ? whole : whole.slice(0, mark), query = new URLSearchParams(mark < 0 ? "" : whole.slice(mark + 1));
   const [page, arg] = [hash.split("/")[0] || "home", decodeURIComponent(hash.split("/").slice(1).join("/"))];
@@ -167,13 +163,8 @@ function route() {
   (pages[page] || pageHome)();
   if (document.activeElement && document.activeElement !== document.body && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
 }
-// A page's request answered "this browser has no key" (core.js's api()): the pair step takes the page,
-// and the tabs are hidden (every page needs the key). Once paired, the page continues where it was
-// (onboarding first if not done) and the live events start again with the new cookie.
 function showPairStep() {
   const tabs = document.querySelector("nav.tabs");
-  // A page's requests leave together: the first 401 shows the step, the others find it shown. A page
-  // opened while it was shown (a hash typed in the address bar) drew over it: it is drawn again.
   if (tabs.hidden && main.querySelector("[data-role^=pair-]")) return;
   tabs.hidden = true;
   setTitle("Pair this browser");
@@ -188,15 +179,9 @@ function showPairStep() {
 window.addEventListener("hashchange", route);
 startEvents();
 route();
-"""#####, "e9a497531c2409d5"),
+"""#####, "e7d923d0767193f2"),
         "/consent.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: the assigned study's consent (docs/STUDIES.md, "Consent").
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
-// The protocol's name, description and consent text come from the collector: they are set as text
-// (el's children are text nodes), never as HTML.
 "use strict";
-// Home's consent card, when the device's study waits for an answer (GET /device's study.consent is
-// "needed"): the protocol's words, Accept and Decline. Answered, Home is drawn again.
 async function consentCard() {
   let data;
   try { data = await api("/study/consent"); } catch (error) { return el("section", { class: "card" }, errorBox(error)); }
@@ -229,8 +214,6 @@ const CONSENT_WORDS = {
   declined: "You declined: the study is stopped on this device.",
   withdrawn: "You withdrew: the study is stopped on this device.",
 };
-// Settings' study card: where consent stands, and Withdraw while it is accepted (two steps, since it
-// stops the study). Nothing without an assigned study.
 function consentSettingsCard() {
   const card = el("section", { class: "card", "aria-labelledby": "st-study", "data-role": "consent-settings", hidden: true },
     el("h2", { id: "st-study" }, "Study"));
@@ -256,17 +239,14 @@ function consentSettingsCard() {
   }).catch((error) => { card.append(errorBox(error)); card.hidden = false; });
   return card;
 }
-"""#####, "b7df9a0ff79df664"),
+"""#####, "f95b1a0a64189797"),
         "/core.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: the helpers every page uses (elements, the API, dates, words).
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
 const API = "/api/v1";
 const ONBOARDED = "chronoception.onboarded";
 const main = document.getElementById("main");
 let live = null; // the live card's state, kept across page changes
 
-// ---- helpers -------------------------------------------------------------------------------
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
@@ -300,10 +280,6 @@ async function api(path, options = {}) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
-  // A browser without a key (or whose key was revoked) is sent to the pair step, in one place: any 401
-  // means the device does not know this browser (key_required, key_unknown, or a body that is not the
-  // API's). The page that asked waits for good (its promise never settles), so it cannot draw an error
-  // over the pair step.
   if (response.status === 401) {
     showPairStep();
     return new Promise(() => {});
@@ -311,8 +287,6 @@ async function api(path, options = {}) {
   if (!response.ok) {
     const code = data && data.error ? data.error.code : null;
     const said = data && data.error ? data.error.message : null;
-    // `words` keeps the backticks for errorBox (shown as code); `message` has quotes instead, for
-    // pages that set it as plain text.
     const words = pageWords(said, response.status, code);
     const error = new Error(words.replace(/`([^`]*)`/g, "“$1”"));
     error.words = words;
@@ -322,9 +296,6 @@ async function api(path, options = {}) {
   }
   return data;
 }
-// The API's sentences are written for people, but a few also tell API clients which route to call
-// next ("start again with POST /api/v1/…"). A page never shows a route or JSON: such a sentence is
-// replaced by words for its error code.
 const ERROR_WORDS = {
   confirmation_invalid: "That confirmation ran out or was already used, so nothing was deleted. Start again if you still want to delete.",
   key_required: "This browser is not paired with the device yet.",
@@ -334,8 +305,6 @@ function pageWords(said, status, code) {
   if (said && !/\/api\/|\b(GET|POST|PATCH|PUT|DELETE) \/|[{}]/.test(said)) return said;
   return ERROR_WORDS[code] || `The device refused that (HTTP ${status}). Reload the page and try again.`;
 }
-// One formatter each, made once: toLocaleString with options builds a new one per call, which was
-// most of the cost of drawing a chart's day labels.
 const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const DAY = new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric" });
 function when(iso) {
@@ -347,8 +316,6 @@ function dayLabel(day) {
 }
 const modeName = (mode) => ({ challenge: "Challenge", passive: "Passive", fear: "Fear", reproduction: "Reproduction" }[mode] || mode);
 const zoneBadge = (zone) => el("span", { class: `zone ${zone}` }, zone);
-// Text from the core or the API (the Learn text, board check's words, some errors) marks a command
-// between backticks: shown as code, never as literal backticks.
 function withCode(text) { return String(text).split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)); }
 function errorBox(error) { return el("p", { class: "status error", role: "alert" }, withCode(error.words || error.message || String(error))); }
 function emptyFirstSession() {
@@ -359,30 +326,20 @@ function emptyFirstSession() {
     el("p", {}, "When a session ends it appears here with its attempts, and Progress starts charting your typical error."),
     el("p", {}, el("a", { href: "#/learn" }, "How the modes work")));
 }
-// A withheld study session's sentence, by its block's rule (the API's `results_revealed_at_block_end`,
-// from the protocol's `reveal_at_block_end`): shown when the block ends, or never on this device.
 function withheldWords(session) {
   return session.results_revealed_at_block_end
     ? "Results withheld: this study block gives no feedback; its results are shown here when the block ends."
     : "Results withheld: this study block gives no feedback, and its results are never shown on this device.";
 }
 function setTitle(text) { document.title = `${text} · Chronoception`; }
-"""#####, "68127e1902e67f46"),
+"""#####, "d0b2f137462ee550"),
         "/format.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion and collector: SPEC §1's display rule for durations, and counted nouns.
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-// SPEC §1's display rule, as the core's DurationText: whole seconds (rounded half away from zero, for
-// display only), under 60 s as `Ns`, from 60 s as `Nm Ns` — never `90s`, never `5m`.
 function seconds(value) {
   if (value === null || value === undefined) return "—";
   return intervalText(Math.round(Math.abs(value)));
 }
-// A signed error: its direction as a sign (`+` late, `−` early) and its size by the display rule, so
-// `+0s` is the core's "Late by 0s" and `−1s` its "Early by 1s" (the sign comes from the exact value).
 function signed(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + seconds(value); }
-// A session's mean signed error in the words of the core's session summary: `no bias` when it rounds
-// to 0s, else `bias late by 2s` or `bias early by 1m 5s`.
 function biasWords(value) {
   if (value === null || value === undefined) return "—";
   const size = seconds(value);
@@ -392,14 +349,10 @@ function intervalText(totalSeconds) {
   const m = Math.floor(totalSeconds / 60), s = totalSeconds % 60;
   return m === 0 ? `${s}s` : `${m}m ${s}s`;
 }
-// A count with its noun, as the core's CountText: `1 session`, `3 sessions`.
 function plural(count, word) { return `${count} ${word}${count === 1 ? "" : "s"}`; }
-"""#####, "f22f1920e2fd726f"),
+"""#####, "ce9fbccbcbef001f"),
         "/home.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: the Welcome and Home pages.
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-// ---- pages --------------------------------------------------------------------------------
 async function pageWelcome() {
   setTitle("Welcome");
   const device = el("div", {}, el("p", { class: "muted" }, "Asking the device…"));
@@ -427,7 +380,6 @@ async function pageWelcome() {
   } catch (error) { health.replaceChildren(errorBox(error)); }
 }
 
-// The device's setup as the daemon opened it (GET /device's `setup`, in `board check`'s words).
 const PART_NAMES = { board: "Board", button: "Button", second_button: "Second button", motor: "Motor", led: "LED", sound: "Sound" };
 const SETUP_WORDS = { ok: "OK", warning: "Check", info: "Note" };
 function setupList(setup) {
@@ -439,27 +391,19 @@ function setupList(setup) {
   return el("div", {}, list, el("p", { class: "muted", "data-role": "setup-note" }, withCode(setup.note)));
 }
 
-// The start button names what the device will start: its own `next_session` (what a tap or a start
-// without a configuration starts), never the last session, which a changed default replaces.
 function startLabel(next) {
   if (next && next.in_study) return `Start the study's next session (${modeName(next.mode)} ${next.interval} ×${next.count}) on the device`;
   return next ? `Start ${modeName(next.mode)} ${next.interval} ×${next.count} on the device` : "Start a session on the device";
 }
-// The assigned study, in the device's own words (GET /device's and each state event's `study.line`):
-// counts and the next due time only, never an elapsed time. Nothing when no study is assigned.
 function studyLine(device) {
   return device && device.study ? el("p", { "data-role": "study-line" }, device.study.line) : null;
 }
-// Today's completed sessions against the daily goal, and the reminder the device gave while what it
-// reminds of is still due (GET /device's `today.line` and `reminder`, the device's own words).
 function todayLine(device) {
   return device && device.today ? el("p", { "data-role": "today-line" }, device.today.line) : null;
 }
 function reminderLine(device) {
   return el("p", { class: "hint", "data-role": "reminder-line", hidden: !(device && device.reminder) }, (device && device.reminder) || "");
 }
-// The battery (GET /device's `battery`, only on a board with one): level and charging state, and at
-// the stop level the device's own reason no session starts. Nothing on a board without a battery.
 function batteryWords(battery) {
   const level = battery.level === "normal" ? "" : `, ${battery.level}`;
   return `Battery: ${battery.percent} % (${battery.charge}${level})${battery.reason ? ` ${battery.reason}` : ""}`;
@@ -467,32 +411,23 @@ function batteryWords(battery) {
 function batteryLine(device) {
   return device && device.battery ? el("p", { "data-role": "battery-line", class: device.battery.level === "normal" ? "muted" : "hint" }, batteryWords(device.battery)) : null;
 }
-// Each state event carries `next_session` while the device is idle: a default changed elsewhere
-// (Settings, the command line) renames the button without a reload.
 function refreshStartLabel(device) {
   const button = document.querySelector("[data-role=start-next]");
   if (button && device && device.next_session) button.textContent = startLabel(device.next_session);
-  // The study line changes with the day and each session: the state event carries it.
   const line = document.querySelector("[data-role=study-line]");
   if (line && device && device.study) line.textContent = device.study.line;
-  // Today's count and the reminder change as sessions end, reminders play and midnight passes.
   const today = document.querySelector("[data-role=today-line]");
   if (today && device && device.today) today.textContent = device.today.line;
   const reminder = document.querySelector("[data-role=reminder-line]");
   if (reminder && device) { reminder.textContent = device.reminder || ""; reminder.hidden = !device.reminder; }
-  // The battery's level changes with each reading (once a minute).
   const battery = document.querySelector("[data-role=battery-line]");
   if (battery && device && device.battery) {
     battery.textContent = batteryWords(device.battery);
     battery.className = device.battery.level === "normal" ? "muted" : "hint";
   }
-  // At the battery's stop level the device starts nothing: no button that would only be refused.
   if (button && device) button.hidden = !!(device.battery && device.battery.reason);
 }
 
-// The device's health text is the state file's (`on`, `off`, `failing: …`, `on (N held back: …)`),
-// written for the command line: its held-back form names a command. The page says the same in its own
-// words — records wait for the clock, none are lost — and points to the health log's card in Settings.
 function healthLine(text) {
   const held = /^on \((\d+) held back/.exec(text);
   if (!held) return el("p", { class: "muted", "data-role": "health-line" }, `Health log: ${text}`);
@@ -532,14 +467,11 @@ async function pageHome() {
     d.health ? healthLine(d.health) : null, primary, message].filter(Boolean));
   if (live && live.running) primary.hidden = true;
   last.replaceWith(lastSessionCard(data.last_session));
-  // consent.js: the study's consent text with Accept and Decline, above the cards, while it waits.
   if (d.study && d.study.consent === "needed") {
     const card = await consentCard();
     if (card && main.contains(status)) main.querySelector(".grid").before(card);
   }
 }
-// Home's "Last session" card (GET /device's `last_session`), or the first-session card without one;
-// `home-last` either way, so a session that ends while Home is shown replaces it (afterSession).
 function lastSessionCard(s) {
   if (!s) { const empty = emptyFirstSession(); empty.id = "home-last"; return empty; }
   return el("section", { class: "card", id: "home-last", "aria-labelledby": "h-last", "data-session": s.session_id },
@@ -550,8 +482,6 @@ function lastSessionCard(s) {
     el("p", {}, `${modeName(s.mode)} · ${s.interval} · ${when(s.started_at)}`),
     el("p", {}, el("a", { href: `#/session/${encodeURIComponent(s.session_id)}` }, s.mode === "passive" ? "See its boundaries" : "See its attempts")));
 }
-// A session has ended and been saved (live.js): the page on show takes it in at once. Home reads the
-// device again for its last session; Progress is drawn again. Other pages are read when next opened.
 async function afterSession() {
   const page = location.hash.replace(/^#\/?/, "").split(/[/?]/)[0] || "home";
   if (page === "progress") { pageProgress(); return; }
@@ -561,7 +491,7 @@ async function afterSession() {
   const card = document.getElementById("home-last");
   if (card) card.replaceWith(lastSessionCard(data.last_session));
 }
-"""#####, "3e2a6e7abf8dbb32"),
+"""#####, "d9eb7cbbe65d4fb5"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -606,11 +536,7 @@ async function afterSession() {
 </html>
 """#####, "c06003011ca33d13"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: Settings' card of paired browsers and keys (who may use the device from
-// beyond its own machine), each with where it paired from and when it was last used; one can be revoked.
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-// Where a key came from, in words: the address it paired from, or how it was made.
 function keyOrigin(key) {
   if (key.kind === "command-line") return "Made at the device's command line";
   if (key.kind === "login") return "Opened with a login link";
@@ -619,7 +545,6 @@ function keyOrigin(key) {
   return key.paired_from ? `Paired from ${key.paired_from}` : "Paired on the device";
 }
 
-// `keys`: GET /keys's list. Revoking this browser's own key sends it back to the pair step.
 function keysCard(keys) {
   const list = el("ul", { class: "plain", "data-role": "keys" });
   const note = el("div", { role: "status" });
@@ -644,7 +569,6 @@ function keysCard(keys) {
   }
   const hint = el("p", { class: "hint", "data-role": "keys-hint" }, "To use the companion on a phone or another computer, open this page there at the device's address and press Pair; then hold the device's button down while it is idle. A key for a script is made with ",
     el("code", {}, "chronoception companion keys add NAME"), ".");
-  // Without a device (`chronoception companion` over a data folder) there is no button to approve with.
   api("/device").then((data) => {
     if (data.device.state !== "NoDevice") return;
     hint.replaceChildren("This companion runs without a device, so a browser cannot pair here: open a login link instead (the companion prints one when it listens beyond this machine), or make a key with ",
@@ -655,14 +579,9 @@ function keysCard(keys) {
     hint,
     note);
 }
-"""#####, "e4d3541df61a3fef"),
+"""#####, "1e3fdb8e577f6440"),
         "/learn.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: the Learn page.
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-// The Learn text (ChronoCore's LearnText, shared with `chronoception learn`) is plain text for a
-// terminal: paragraphs split by blank lines, commands between backticks, terms as "Term — what it
-// means" and FAQ entries as "Question? Answer.". On the page commands are code, terms and questions bold.
 function learnParagraph(text) {
   const term = text.match(/^([^—.?]{1,40}) — ([\s\S]*)$/);
   if (term) return el("p", {}, el("strong", {}, term[1]), " — ", withCode(term[2]));
@@ -679,12 +598,9 @@ async function pageLearn() {
       el("h2", { id: `l${i}` }, section.title), section.body.split(/\n\s*\n/).map((para) => learnParagraph(para.trim().replace(/\s*\n\s*/g, " "))))));
   } catch (error) { main.lastChild.replaceWith(errorBox(error)); }
 }
-"""#####, "31f25cd6dd7fdf11"),
+"""#####, "e22795ad314364fb"),
         "/live.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: the device's state in words and the live card (Server-Sent Events).
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-// ---- device state in words ---------------------------------------------------------------
 const STATE_WORDS = {
   NoDevice: "No device attached: this companion serves a data directory for review.",
   Idle: "Idle: ready for a session.",
@@ -702,11 +618,6 @@ const STATE_WORDS = {
 };
 const stateWords = (device) => STATE_WORDS[device.state] || device.state;
 
-// ---- live card (SSE) ----------------------------------------------------------------------
-// It never shows elapsed time during a Challenge or Fear attempt: it shows no clock at all, only
-// what the device has already told the person (feedback arrives once an attempt is answered).
-// The stream is closed when the page is hidden for good or put in the back-forward cache: a browser
-// allows six connections per server over HTTP/1.1, and streams left open would starve later pages.
 let source = null;
 const finishedSessions = new Set();
 let latestDevice = null; // the last state heard, for Home's status line
@@ -718,8 +629,6 @@ function startEvents() {
   source.addEventListener("state", (event) => {
     const device = JSON.parse(event.data);
     latestDevice = device;
-    // The device sends `session_finished` before its last states of that session (FeedbackFlash,
-    // SessionSummary): those must not bring a finished session's card back as running.
     const finished = device.session_id && finishedSessions.has(device.session_id);
     if (device.session_in_progress && !finished) {
       if (!live || !live.running || (device.session_id && live.sessionID && device.session_id !== live.sessionID)) {
@@ -729,7 +638,6 @@ function startEvents() {
       live.device = device;
       if (device.session_id) live.sessionID = device.session_id;
     } else if (live && live.running) {
-      // Left the session without a session_finished (e.g. the daemon stopped): the card ends.
       live.running = false;
       live.device = device;
     } else if (!live) {
@@ -756,11 +664,7 @@ function startEvents() {
     showFinished(item);
   });
 }
-// The device sends `session_finished` once the session is saved: the card reads its result then (the
-// score, or why there is none), and the page on show takes the new session in (Home's last session,
-// Progress) without a reload. Only the session the card still shows is drawn.
 async function showFinished(item) {
-  // The device names a session by its UUID; anything else names no stored session, so it is not asked for.
   if (item.status === "completed" && new RegExp(`^${SESSION_ID.source}$`, "i").test(item.session_id || "")) {
     let session;
     try { session = await api(`/sessions/${encodeURIComponent(item.session_id)}`); } catch (_) { session = null; }
@@ -771,8 +675,6 @@ async function showFinished(item) {
   }
   afterSession(); // home.js
 }
-// The finished session's result in one line: its Time Acuity and typical error, the withheld sentence,
-// or a Passive session's boundaries.
 function finishedResult(s) {
   if (s.results_withheld) return el("p", { class: "muted", "data-role": "end-result" }, withheldWords(s));
   if (s.time_acuity_score !== null && s.time_acuity_score !== undefined) {
@@ -789,7 +691,6 @@ function liveCard() {
   if (!live || (!live.running && !live.finished)) return null;
   const device = live.device || {};
   const mode = device.mode;
-  // data-updated: when the device published the state shown (tests measure event-to-screen latency with it).
   const card = el("section", { class: "card live", id: "live-card", "aria-labelledby": "live-title", "data-state": device.state || "", "data-updated": device.updated || "" });
   card.append(el("h2", { id: "live-title" }, live.running ? "Session in progress" : "Session ended"));
   if (mode) {
@@ -823,7 +724,6 @@ function liveCard() {
     if (live.finished.session_id) card.append(el("p", {}, el("a", { href: `#/session/${encodeURIComponent(live.finished.session_id)}` }, "See this session")));
   }
   if (live.feedback.length) {
-    // The device's words already name the zone; the dot only colours it.
     const list = el("ol", { class: "feedback", "aria-label": mode === "passive" ? "Boundaries" : "Feedback per attempt", "data-role": "feedback" });
     for (const item of live.feedback) {
       list.append(el("li", {}, item.zone ? el("span", { class: `zone ${item.zone}`, "aria-hidden": "true" }) : null, `${item.index} of ${item.count}: `, item.text));
@@ -840,9 +740,6 @@ function liveCard() {
   }
   return card;
 }
-// A pairing request waiting on the device (each state's `pairing_request`): who asks and from where,
-// so the person can tell their own phone from a stranger. It is approved only on the device, with a
-// long press while the device is idle, never from this page; during a session it only waits.
 function pairingNotice(device) {
   const request = device && device.pairing_request;
   if (!request) return null;
@@ -853,20 +750,13 @@ function pairingNotice(device) {
       ? "It waits until this session ends: a request is never approved during a session."
       : "To approve it, hold the device's button while the device is idle (the device announced it with a buzz, two ticks and a buzz). To refuse it, do nothing: it expires."));
 }
-// Between sessions the request has a card of its own in the live card's place.
 function pairingCard() {
   const notice = pairingNotice(latestDevice);
   if (!notice) return null;
   return el("section", { class: "card live", id: "pairing-card", "aria-labelledby": "pairing-title" },
     el("h2", { id: "pairing-title" }, "Pairing request"), notice);
 }
-// ---- the device's answers in the page's words ---------------------------------------------------
-// The API's success messages name the session by its id, for API clients and logs. A page speaks to
-// people: it says what the device did in its own words, from the reply's `device` (the state right
-// after the action), never an id.
 const SESSION_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-// A session discarded (or ended) before the person's first press was never started: it leaves no
-// row (the session_finished event says `recorded: false`), so the page does not say it was saved.
 const NOTHING_SAVED = "Discarded before it began: nothing saved.";
 const ENDED_UNSAVED = "Ended before it began: nothing saved.";
 function awaitingFirstPress(device) {
@@ -881,9 +771,6 @@ function doneWords(verb, device, before) {
   }
   return verb === "end" ? "Ended." : "Discarded: saved as aborted, not logged.";
 }
-// A refusal is already a sentence for a person; the ones that name a command get the page's words,
-// and a session's id in brackets is dropped ("the session that just ended (…) is saved" reads the
-// same without it).
 const REFUSAL_WORDS = {
   fear_not_enabled: "Fear Mode is not turned on: switch it on in Settings first.",
   no_device: "No device is attached to this companion: it serves your data only. Sessions are started on the device.",
@@ -893,15 +780,11 @@ function refusalWords(error) {
   const text = String((error && error.message) || error);
   return text.replace(new RegExp(` ?\\((?:${SESSION_ID.source})\\)`, "gi"), "").replace(SESSION_ID, "the session");
 }
-// Asks the device to start, end or discard: `{ ok, text }`, the text to show.
 async function deviceAction(verb, body) {
   const before = latestDevice;
   try { return { ok: true, text: doneWords(verb, (await api(`/device/${verb}`, { method: "POST", body: body || {} })).device, before) }; }
   catch (error) { return { ok: false, text: refusalWords(error) }; }
 }
-// The reply is kept with the live state, not in an element: the card is rebuilt on every event,
-// and the answer may arrive after several. A refusal stays on the ended card too (the session may
-// have ended as the press was sent); what was done, the end line says already.
 async function control(verb) {
   if (live) { live.message = "Sending…"; live.refused = false; }
   renderLive();
@@ -915,7 +798,6 @@ function renderLive() {
   if (latestDevice) refreshStartLabel(latestDevice);
   const slot = document.getElementById("live-slot");
   if (!slot) return;
-  // A person tabbing to the card's button keeps it focused while events rebuild the card.
   const focused = document.activeElement && slot.contains(document.activeElement) ? document.activeElement.getAttribute("data-live-action") : null;
   const card = liveCard() || pairingCard();
   slot.replaceChildren(...(card ? [card] : []));
@@ -924,19 +806,13 @@ function renderLive() {
   if (!primary) return;
   const back = primary.hidden && !(live && live.running);
   primary.hidden = !!(live && live.running);
-  // The start button is back once the session has ended: its answer ("Started …") is over too.
   const answer = document.querySelector("[data-role=start-answer]");
   if (back && answer) answer.textContent = "";
 }
-"""#####, "4d05ec253bf2df41"),
+"""#####, "2e2dec1cc74f3016"),
         "/note.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: a session's note ("tired", "after coffee") on the session page, and the
-// note's muted line in session lists. The device's one validator decides (trimmed, one line, at most
-// 200 characters as a person counts them); the page counts the same way only to help, and shows the
-// device's own words when it refuses.
 "use strict";
 const NOTE_MAXIMUM = 200;
-// Characters as a person counts them (grapheme clusters: "é" or "👍🏽" is one), as the device does.
 const noteSegmenter = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
 function noteCharacterCount(text) {
   const trimmed = text.trim();
@@ -946,8 +822,6 @@ function noteCharacterCount(text) {
   return count;
 }
 
-// The session page's note card: a one-line field, Save and (when there is a note) Remove, and what
-// happened in words. `session` is GET /sessions/{id}'s answer.
 function noteEditor(session) {
   let saved = session.note || "";
   const input = el("input", { type: "text", id: "note-input", name: "note", value: saved, autocomplete: "off",
@@ -971,7 +845,6 @@ function noteEditor(session) {
       remove.hidden = !saved;
       show(true, saved ? "Note saved." : "Note removed.");
     } catch (error) {
-      // The device's own words (a note too long, a line break); the field keeps what was typed.
       show(false, error.status === 404 ? "This session is no longer on the device." : `Not saved: ${error.message}`);
     } finally {
       save.disabled = remove.disabled = false;
@@ -987,24 +860,14 @@ function noteEditor(session) {
   return el("section", { class: "card", "aria-labelledby": "note-title", "data-role": "note" }, el("h2", { id: "note-title" }, "Note"), form);
 }
 
-// A session list item's note, muted, or nothing.
 function noteListLine(session) {
   return session.note ? el("span", { class: "muted", "data-role": "note-line" }, el("br"), `Note: ${session.note}`) : null;
 }
-"""#####, "c78ad6b58ac442b8"),
+"""#####, "286544b104c68dfd"),
         "/pair.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: pairing this browser with the device, for a browser that has no key (a
-// phone or laptop beyond the device's own loopback). The router shows it (app.js's showPairStep) when
-// any request answers that a key is needed; the person names the browser here and approves on the
-// device with its button. The key comes back only as an HttpOnly cookie: this script never sees it.
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-// The request under way survives the page being drawn again (a tab pressed, a hash changed): a
-// second draw shows the same step instead of a new form.
 let pairing = { step: "form", name: null, outcome: null, retryAt: 0 };
 
-// "Chrome on Android", "Firefox on Windows", from navigator.userAgent: a name the person recognises
-// in the device's list; they may change it.
 function browserName(agent = navigator.userAgent) {
   const browsers = [[/Edg(e|A|iOS)?\//, "Edge"], [/OPR\/|Opera/, "Opera"], [/SamsungBrowser/, "Samsung Internet"], [/Firefox\/|FxiOS/, "Firefox"],
     [/Chrome\/|Chromium\/|CriOS/, "Chrome"], [/Safari\//, "Safari"]];
@@ -1015,7 +878,6 @@ function browserName(agent = navigator.userAgent) {
   return system ? `${browser} on ${system}` : browser;
 }
 
-// The device's answer in words, and whether trying again at once makes sense.
 function pairingOutcome(status, code, retryAfter) {
   if (status === 403) return { title: "Not approved", text: "Nobody held the device's button while it asked, so this browser is not paired and nothing changed. Try again when you are next to the device." };
   if (status === 409 && code === "no_device") return { title: "No device here", text: "This companion runs without a device (it only shows a data folder), so there is no button to approve with. On the machine it runs on, make a key for this browser or ask for a login link." };
@@ -1070,7 +932,6 @@ function pagePair(done) {
     const again = el("button", { type: "button", id: "pair-again", "data-focus": true, disabled: wait > 0,
       onclick: () => { pairing.step = "form"; pagePair(done); } }, "Try again");
     if (wait > 0) {
-      // The button comes back when the device will listen again.
       setTimeout(() => { if (again.isConnected) again.disabled = false; }, wait * 1000);
     }
     return el("section", { class: "card", "data-role": "pair-failed", "aria-labelledby": "failed-title" },
@@ -1084,7 +945,6 @@ function pagePair(done) {
     pagePair(done);
     let response = null;
     try {
-      // A long poll: the device answers when the button is held (201) or the request expires (403).
       response = await fetch(`${API}/pairing`, { method: "POST", credentials: "same-origin",
         headers: { Accept: "application/json", "Content-Type": "application/json" }, body: JSON.stringify({ name, deliver: "cookie" }) });
     } catch (_) { response = null; }
@@ -1097,18 +957,12 @@ function pagePair(done) {
     if (response) { try { const data = await response.json(); code = data && data.error ? data.error.code : null; } catch (_) { code = null; } }
     const outcome = pairingOutcome(response ? response.status : 0, code, response ? response.headers.get("Retry-After") : null);
     pairing = { step: "failed", name, outcome, retryAt: outcome.retrySeconds ? Date.now() + outcome.retrySeconds * 1000 : 0 };
-    // Drawn again only if the pair step is still what the page shows.
     if (main.querySelector("[data-role=pair-waiting]")) pagePair(done);
   }
 }
-"""#####, "d62687862bbf80e0"),
+"""#####, "1138d4bcecb5e527"),
         "/privacy.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: the glanceable-privacy switch on Settings (the original's "hide sensitive
-// text on the lock screen"): the state file and a desktop bar then show no feedback and no score.
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-// `values` as GET /settings gave them; `save(values, note)` is Settings' own writer
-// (it keeps the settings' version, so the other cards' next save is not refused as stale).
 function privacyCard(values, save) {
   const note = el("p", { class: "status", role: "status", hidden: true });
   const box = el("input", { type: "checkbox", id: "s-glanceable-privacy", checked: values["glanceable-privacy"] === "on", "aria-describedby": "d-glanceable-privacy" });
@@ -1119,25 +973,13 @@ function privacyCard(values, save) {
       "Turn this on to keep your results off them: no feedback and no score, only the state, the mode, the interval and the attempt count. This page still shows everything."),
     el("label", { class: "inline" }, box, "Hide scores and feedback"), note);
 }
-"""#####, "0a39ea5785b8ad13"),
+"""#####, "a312a798f834fda2"),
         "/progress.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: Progress, a day's sessions and one session.
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-// Progress is the heaviest page: when the app opens on it, its two requests leave before the rest of
-// the scripts are evaluated (pageProgress takes them over).
 let progressPrefetch = /^#\/progress\/?$/.test(location.hash) && localStorage.getItem(ONBOARDED)
   ? { report: api("/progress"), daily: api("/progress/daily?days=30") } : null;
 if (progressPrefetch) for (const request of Object.values(progressPrefetch)) request.catch(() => {});
 
-// A day-by-day line chart: days without data are gaps (shaded, never drawn as zero); a day with
-// data is a link to that day's sessions. It is drawn at the width it is shown at (`width`, the
-// container's CSS pixels), so one unit of the drawing is one CSS pixel and the labels keep their
-// stylesheet size: a 640-unit drawing squeezed onto a 390 px phone made them 6 px high.
-// The axis of a chart in seconds: ticks on whole seconds (the display rule shows no fractions), so
-// each reads differently and says where its line is. The step is the smallest of 1 s, 2 s, 5 s, 10 s,
-// 15 s, 30 s, 1m, 2m, 5m, 10m, 15m, 30m, 1h (or whole hours) that needs at most four steps to pass
-// the largest value with room above it; a day's values under a second give 0s and 1s.
 function secondTicks(values) {
   const wanted = Math.max(1, Math.max(0, ...values.filter((v) => v !== null)) * 1.15);
   const steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
@@ -1182,12 +1024,6 @@ function dailyChart(series, { label, ticks, format, width: shownWidth }) {
 }
 
 let progressDays = 30, progressInterval = "";
-// Both requests start at once; the summary (per-interval cards, mode mix, recent sessions) is drawn as
-// soon as /progress answers and the day-by-day charts as soon as /progress/daily does, each into its
-// own slot, so the first content never waits for the slower of the two. Marks for the browser tier:
-// `progress-summary` (summary in the DOM: the first render) and `progress-charts`.
-// A study block without feedback: its sessions count, their results stay out of every figure until
-// the block ends (the device decides; the words are `chronoception progress`'s).
 function withheldNote(count) {
   if (!count) return null;
   return el("p", { class: "muted", "data-role": "results-withheld" },
@@ -1262,7 +1098,6 @@ async function pageProgress() {
   performance.mark("progress-charts");
   window.__progressCharts = performance.now();
 }
-// Recent attempts' zones: a strip of dots, oldest first, and the counts in words.
 function zoneStrip(zones) {
   const counts = ["green", "yellow", "red"].map((z) => [z, zones.filter((x) => x === z).length]).filter(([, n]) => n);
   return el("div", {}, el("p", {}, `Last ${zones.length} attempts: `, counts.map(([z, n]) => `${n} ${z}`).join(" · ")),
@@ -1320,17 +1155,12 @@ async function pageSession(id) {
   }
   main.lastChild.replaceWith(...parts);
 }
-"""#####, "6a399d3b0f24e93f"),
+"""#####, "c583d8efce19a7df"),
         "/sessions.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: the Sessions page — every session, found by mode, interval and date range.
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
 const SESSIONS_PER_PAGE = 25;
 const SESSION_MODES = ["challenge", "passive", "fear", "reproduction"];
 
-// The filters travel in the hash (#/sessions?mode=fear&interval=30s&from=2026-11-01&to=2026-11-25):
-// the form writes the hash and the router reads it, so back and forward step through searches and a
-// search can be bookmarked. Only filters that are set are written.
 function sessionFilters(params) {
   const get = (name) => (params.get(name) || "").trim();
   return { mode: get("mode").toLowerCase(), interval: get("interval"), from: get("from"), to: get("to") };
@@ -1340,15 +1170,11 @@ function sessionFilterQuery(filters) {
   for (const key of ["mode", "interval", "from", "to"]) if (filters[key]) query.set(key, filters[key]);
   return query.toString();
 }
-// A calendar date the API accepts (YYYY-MM-DD, 1970–2099) that exists (no 30 February).
 function isCalendarDay(text) {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
   const date = new Date(text + "T12:00:00Z"), year = Number(text.slice(0, 4));
   return !isNaN(date) && date.toISOString().startsWith(text) && year >= 1970 && year <= 2099;
 }
-// What the page can judge itself, in words for the field concerned. The interval is judged by the
-// API (the core's parser, as `--interval` on the command line), whose sentence names the mistake and
-// the forms it accepts.
 function sessionFilterProblems(filters) {
   const problems = {};
   if (filters.mode && !SESSION_MODES.includes(filters.mode)) problems.mode = `“${filters.mode}” is not a mode: choose ${SESSION_MODES.map(modeName).join(", ").replace(/, ([^,]*)$/, " or $1")}.`;
@@ -1412,7 +1238,6 @@ async function pageSessions(params) {
   let page;
   try { page = await ask(null); } catch (error) {
     if (location.hash !== shown) return;
-    // Mode and dates were checked above, so a refused query is the interval: its words go beside it.
     if (error.code === "invalid_request" && filters.interval) {
       say("interval", error.words || error.message);
       results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"),
@@ -1452,13 +1277,9 @@ async function pageSessions(params) {
   tell();
   results.replaceChildren(el("h2", { id: "sr-title" }, "Sessions found"), count, list, el("div", { class: "row" }, more));
 }
-"""#####, "ca266fed7d0b1176"),
+"""#####, "6b1586af4d15f3ba"),
         "/settings.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: the Settings page.
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
-// `flash`: words to show in "Your data" once the page is drawn again (delete-all's outcome: every
-// card is read afresh then, since the settings, the health log's counts and the keys all changed).
 async function pageSettings(flash) {
   setTitle("Settings");
   main.replaceChildren(el("h1", {}, "Settings"), el("p", { class: "muted" }, "Loading…"));
@@ -1478,7 +1299,6 @@ async function pageSettings(flash) {
     } catch (error) {
       target.className = "status error";
       target.replaceChildren(...withCode(error.code === "version_conflict" ? "The settings were changed elsewhere meanwhile; the page has been reloaded with them. Make your change again." : error.words || error.message));
-      // Read again after a moment, unless the person has gone to another page meanwhile.
       const shown = location.hash;
       if (error.code === "version_conflict") setTimeout(() => { if (location.hash === shown) pageSettings(); }, 1500);
       return false;
@@ -1486,9 +1306,6 @@ async function pageSettings(flash) {
   }
   const field = (key, label, input) => { input.id = `s-${key}`; input.setAttribute("aria-describedby", `d-${key}`);
     return el("div", {}, el("label", { for: `s-${key}` }, label), input, el("p", { class: "hint", id: `d-${key}` }, d[key])); };
-  // The modes offered follow the Fear Mode switch at once (no reload): the person's unsaved choice
-  // stays when it is still offered, otherwise the stored default shows (turning Fear off moves a
-  // Fear default back to Challenge).
   const mode = el("select", {});
   function fillModes() {
     const modes = ["challenge", "passive", "reproduction"].concat(settings.values["fear-mode"] === "on" ? ["fear"] : []);
@@ -1538,8 +1355,6 @@ async function pageSettings(flash) {
       catch (error) { healthNote.className = "status error"; healthNote.textContent = error.message; } } }, owed ? `Backfill ${owed} owed` : "Nothing to backfill")),
     healthNote);
 
-  // Delete-all in two steps, in the page's own words (the API's message names its routes for API
-  // clients). The token lasts expires_in_seconds: when that passes unanswered, the page says so.
   const dataNote = el("div", { role: "status", tabindex: "-1" });
   async function deleteStep1() {
     try {
@@ -1564,7 +1379,6 @@ async function pageSettings(flash) {
     } catch (error) { dataNote.replaceChildren(errorBox(error)); }
   }
   if (flash) dataNote.append(el("p", { class: "status ok", "data-role": "delete-done" }, flash));
-  // The CSV as `chronoception export csv` offers it: the last 90 days (its default) or everything.
   const dataCard = el("section", { class: "card", "aria-labelledby": "st-data" }, el("h2", { id: "st-data" }, "Your data"),
     el("p", {}, "Download your sessions as CSV, one row per attempt or Passive boundary."),
     el("div", { class: "row" },
@@ -1577,17 +1391,12 @@ async function pageSettings(flash) {
   main.lastChild.replaceWith(defaults, fearCard, healthCard, privacyCard(v, save), syncCard(), consentSettingsCard(), dataCard, keysCard(keys.keys)); // keys.js; privacy.js, sync.js, consent.js
   if (flash) dataNote.focus();
 }
-"""#####, "9050d21b3ff17f33"),
+"""#####, "d6e8ffb19c8bbfd7"),
         "/sync.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception companion: sync with a collector — the Sync card on Settings, and one line on Home
-// only when something is wrong (failing for more than a day, or a copied data directory). The words
-// are the device's own (`chronoception sync status`'s lines, from GET /sync).
-// Plain scripts that index.html loads in order (no build step); they share their top-level names.
 "use strict";
 const SYNC_BADGES = { "not-enrolled": ["info", "Not enrolled"], failing: ["warning", "Failing"], ok: ["ok", "Working"] };
 function syncLabel(label) { return label.charAt(0).toUpperCase() + label.slice(1); }
 
-// The card, filled when GET /sync answers; Settings places it.
 function syncCard() {
   const heading = () => el("h2", { id: "st-sync" }, "Sync");
   const card = el("section", { class: "card", "aria-labelledby": "st-sync", "data-role": "sync-card" }, heading(), el("p", { class: "muted" }, "Loading…"));
@@ -1605,13 +1414,12 @@ function syncCard() {
   return card;
 }
 
-// Home: after `anchor`, one line linking to Settings when sync needs a look; nothing otherwise.
 async function syncHint(anchor) {
   let s;
   try { s = await api("/sync"); } catch (_) { return; }
   if (!s.attention || !anchor.isConnected) return;
   anchor.after(el("p", { class: "status error", role: "status", "data-role": "sync-hint" }, el("a", { href: "#/settings" }, s.attention)));
 }
-"""#####, "e23f4a6f4168de71"),
+"""#####, "bfa0c56cca788b89"),
     ]
 }

@@ -51,10 +51,6 @@ enum CollectorAssets {
 </html>
 """#####, "5f3f17cf9a4b0f26"),
         "/collector-analysis.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception collector: the study estimates page (docs/STUDIES.md, "Analysis"), from /api/v1 only.
-// A summary row per participant and condition; one participant's groups in detail: the figures per
-// interval, SD against mean with its fitted line (the slope is the Weber fraction), the learning
-// trend and feedback withheld against shown. Numbers are rounded here for reading only.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
@@ -96,7 +92,6 @@ function showStatus(text, kind) {
 const modeNames = { challenge: "Challenge", passive: "Passive", fear: "Fear", reproduction: "Reproduction" };
 const cell = (label, value) => element("td", { "data-label": label }, value);
 
-// Display only: fixed decimals, a real minus sign, percentages of the target with a sign.
 function fixed(value, digits) { return value === null || value === undefined ? "—" : value.toFixed(digits).replace("-", "−"); }
 function percent(value) { return value === null || value === undefined ? "—" : (value > 0 ? "+" : value < 0 ? "−" : "") + Math.abs(value * 100).toFixed(1) + "\u00a0%"; }
 function secondsFine(value) { return value === null || value === undefined ? "—" : value.toFixed(2) + " s"; }
@@ -140,7 +135,6 @@ function renderSummary(participants) {
     element("tbody", {}, ...rows))));
 }
 
-// SD against mean, one dot per interval, and the fitted line: the scalar property at a glance.
 function scalarChart(group) {
   const points = group.cells.filter((c) => c.sd_s !== null);
   if (points.length < 2 || !group.scalar_fit) return null;
@@ -160,7 +154,6 @@ function scalarChart(group) {
     svg("text", { class: "label", x: (left + width - right) / 2, y: height - 6, "text-anchor": "middle" }, "mean produced (s)"),
     svg("line", { class: "line", x1: x(x0), y1: y(clampY(fit.intercept + fit.slope.value * x0)), x2: x(x1), y2: y(clampY(fit.intercept + fit.slope.value * x1)) }),
     ...points.map((c) => svg("circle", { class: "dot", cx: x(c.mean_s), cy: y(c.sd_s), r: 5 })));
-  // The shared stylesheet draws charts full width; this one reads better at a card's half.
   chart.style.maxWidth = "420px";
   const figure = element("figure", { class: "scalar" }, chart,
     element("figcaption", { class: "hint" }, "SD against mean, one dot per interval; the line's slope is the Weber fraction."));
@@ -189,7 +182,6 @@ function renderParticipant(report) {
       element("caption", { class: "muted" }, "Per interval"),
       element("thead", {}, element("tr", {}, ...["Interval", "n", "Mean", "Ratio", "SD", "CV"].map((h) => element("th", { scope: "col" }, h)))),
       element("tbody", {}, ...rows)));
-    // Side by side where there is room (the shared .grid wraps them on a phone).
     card.append(chart ? element("div", { class: "grid" }, table, chart) : table);
     section.append(card);
   }
@@ -213,7 +205,6 @@ async function start() {
   try {
     analysis = await api("/analysis");
   } catch (error) {
-    // The reader key form lives on the devices page: send the person there.
     if (error.code === "key_required" || error.code === "key_unknown") {
       showStatus("");
       $("#status").append(element("p", { class: "status" }, "These figures need a reader key from beyond the collector's machine: ", element("a", { href: "/" }, "open the devices page"), " and paste one there."));
@@ -232,7 +223,7 @@ async function start() {
 }
 
 document.addEventListener("DOMContentLoaded", start);
-"""#####, "2921a0c1afaf13ca"),
+"""#####, "37b26814ff1de250"),
         "/collector.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -284,9 +275,6 @@ document.addEventListener("DOMContentLoaded", start);
 </html>
 """#####, "42fcdba0dab3d695"),
         "/collector.js": ("text/javascript; charset=utf-8", #####"""
-// Chronoception collector pages: a device (or participant) picker and progress, from /api/v1 only.
-// Durations go through format.js's seconds() (loaded first, shared with the companion): one display
-// rule for both sites — whole seconds, "37s" under a minute, "1m 5s" from one.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
@@ -311,9 +299,6 @@ async function api(path) {
   return body;
 }
 
-// Beyond loopback the read API needs a reader key: the person pastes one (printed once by
-// `chronoception-collector keys add NAME`); the collector answers with an HttpOnly cookie, so the
-// key leaves this script as soon as it is sent.
 function showLogin(message) {
   const input = element("input", { id: "reader-key", type: "password", autocomplete: "off", required: "", "aria-describedby": "login-help" });
   const form = element("form", { id: "login-form", class: "login" },
@@ -344,19 +329,13 @@ function showStatus(text, kind) {
 
 const modeNames = { challenge: "Challenge", passive: "Passive", fear: "Fear", reproduction: "Reproduction" };
 
-// A table cell that names its column, so a phone can show each row as a stack of "column: value".
 const cell = (label, value) => element("td", { "data-label": label }, value);
 
 const trendWords = { improving: "Improving", about_the_same: "About the same", worse: "Worse", not_enough_data: "Not enough data" };
 
-// A session's start is the device's local time (the participant's day); the collector's own instants
-// (enrolled, last seen, revoked) are UTC and say so.
 function when(text) { return text ? text.replace("T", " ").slice(0, 16) : "never"; }
 function whenUTC(text) { return text ? when(text) + " UTC" : "never"; }
 
-// A device's session count, and the sessions the collector refused at ingest because their study tag
-// is not this device's (its participant's assignment), when there are any: they never reached the
-// progress, so the count alone would hide them.
 function sessionsCell(device) {
   const refused = device.refused_sessions;
   if (!Number.isSafeInteger(refused) || refused <= 0) return String(device.sessions);
@@ -364,8 +343,6 @@ function sessionsCell(device) {
     element("span", { class: "hint refused" }, " (" + refused + " refused: study tag not this device's)"));
 }
 
-// The device's newest consent decision on its study (text, as everything a device sent): a declined
-// or withdrawn one stops the study there, and the cell says so.
 function consentCell(consent) {
   if (!consent) return "—";
   const words = consent.decision + " " + consent.protocol + "@" + consent.protocol_version + " · " + whenUTC(consent.decided_at);
@@ -379,7 +356,6 @@ function renderDevices(devices) {
   body.replaceChildren();
   const seen = new Set();
   for (const device of devices) {
-    // A revoked device's sessions stay, so it stays in the picker.
     picker.append(element("option", { value: device.id }, device.name + (device.participant ? " (" + device.participant + ")" : "") + (device.revoked_at ? ", revoked" : "")));
     if (device.participant && !seen.has(device.participant)) { seen.add(device.participant); participants.append(element("option", { value: device.participant }, device.participant)); }
     body.append(element("tr", {},
@@ -412,7 +388,6 @@ function renderProgress(title, progress) {
         element("p", { class: "hint" }, "Time Acuity over the last " + plural(interval.last_zones.length, "attempt")),
         strip);
     } else {
-      // Passive sessions only: there is no guess to err, so no error, score or zones to show.
       card.append(element("p", { class: "hint" }, "No timed attempts at this interval: Passive sessions count boundaries, not attempts."));
     }
     grid.append(card);
@@ -439,7 +414,6 @@ async function showProgress(kind, value, label) {
     showStatus("");
     const answer = await api("/progress?" + kind + "=" + encodeURIComponent(value));
     renderProgress(label, answer.progress);
-    // One short sentence for a screen reader, instead of reading the whole section on every choice.
     $("#progress-announcement").textContent = "Showing " + label + ": " + plural(answer.progress.completed_sessions, "completed session") + ".";
     $("#export-link").setAttribute("href", "/api/v1/export.csv?" + kind + "=" + encodeURIComponent(value));
     $("#export-link").textContent = "Download CSV: " + label;
@@ -468,6 +442,6 @@ async function start() {
 }
 
 document.addEventListener("DOMContentLoaded", start);
-"""#####, "97e13316b757e3d5"),
+"""#####, "f77c2c9a32df9291"),
     ]
 }
