@@ -502,21 +502,21 @@ async function afterSession() {
 <title>Chronoception</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/app.css?v=eb100e59d3019033">
-<script src="/format.js?v=f22f1920e2fd726f" defer></script>
-<script src="/core.js?v=68127e1902e67f46" defer></script>
-<script src="/live.js?v=4d05ec253bf2df41" defer></script>
-<script src="/home.js?v=3e2a6e7abf8dbb32" defer></script>
-<script src="/consent.js?v=b7df9a0ff79df664" defer></script>
-<script src="/progress.js?v=6a399d3b0f24e93f" defer></script>
-<script src="/learn.js?v=31f25cd6dd7fdf11" defer></script>
-<script src="/settings.js?v=9050d21b3ff17f33" defer></script>
-<script src="/sessions.js?v=ca266fed7d0b1176" defer></script>
-<script src="/pair.js?v=d62687862bbf80e0" defer></script>
-<script src="/keys.js?v=e4d3541df61a3fef" defer></script>
-<script src="/sync.js?v=e23f4a6f4168de71" defer></script>
-<script src="/privacy.js?v=0a39ea5785b8ad13" defer></script>
-<script src="/note.js?v=c78ad6b58ac442b8" defer></script>
-<script src="/app.js?v=e9a497531c2409d5" defer></script>
+<script src="/format.js?v=ce9fbccbcbef001f" defer></script>
+<script src="/core.js?v=d0b2f137462ee550" defer></script>
+<script src="/live.js?v=2e2dec1cc74f3016" defer></script>
+<script src="/home.js?v=d9eb7cbbe65d4fb5" defer></script>
+<script src="/consent.js?v=f95b1a0a64189797" defer></script>
+<script src="/progress.js?v=c583d8efce19a7df" defer></script>
+<script src="/learn.js?v=e22795ad314364fb" defer></script>
+<script src="/settings.js?v=d6e8ffb19c8bbfd7" defer></script>
+<script src="/sessions.js?v=6b1586af4d15f3ba" defer></script>
+<script src="/pair.js?v=1138d4bcecb5e527" defer></script>
+<script src="/keys.js?v=1e3fdb8e577f6440" defer></script>
+<script src="/sync.js?v=bfa0c56cca788b89" defer></script>
+<script src="/privacy.js?v=a312a798f834fda2" defer></script>
+<script src="/note.js?v=286544b104c68dfd" defer></script>
+<script src="/app.js?v=e7d923d0767193f2" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -534,7 +534,7 @@ async function afterSession() {
 </main>
 </body>
 </html>
-"""#####, "c06003011ca33d13"),
+"""#####, "6a7409232753a185"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 "use strict";
 function keyOrigin(key) {
