@@ -229,3 +229,25 @@ struct EvdevBoardFileTests {
         #expect(both.description.hasPrefix("boards/test.yaml:"))
     }
 }
+
+@Suite("Board files: the loopback self-test's line")
+struct BoardLoopbackSectionTests {
+    @Test("a loopback line is an input with a pull-down unless the file says otherwise")
+    func parsed() throws {
+        let board = try BoardFileParser.parse(BoardFileTests.minimal + "\nloopback:\n  chip: gpiochip0\n  line: GPIO24\n", file: "boards/test.yaml")
+        #expect(board.loopback == GpioInputLine(chip: "gpiochip0", line: .name("GPIO24"), activeLow: false, bias: .pullDown))
+        #expect(try BoardFileParser.parse(BoardFileTests.minimal, file: "boards/test.yaml").loopback == nil)
+    }
+
+    @Test("the loopback line cannot be the motor's")
+    func distinct() {
+        #expect(BoardFileTests.error(BoardFileTests.minimal + "\nloopback:\n  chip: gpiochip0\n  line: GPIO27\n")
+            == "boards/test.yaml: loopback.line: uses line \"GPIO27\" of gpiochip0, which motor already uses. Fix: wire loopback to a free line and change `line:` to match")
+    }
+
+    @Test("the shipped Raspberry Pi boards name GPIO24 for the jumper", arguments: ["raspberry-pi-3b", "raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w"])
+    func shipped(name: String) throws {
+        let board = try BoardCatalog(searchPath: [BoardFileTests.boardsFolder]).load(name)
+        #expect(board.loopback?.line == .name("GPIO24"))
+    }
+}

@@ -20,6 +20,9 @@ public struct BoardConfiguration: Sendable, Equatable {
     public var longPressMilliseconds: Int
     /// Where the battery is read; nil: the board has no battery (nothing is read, nothing changes).
     public var battery: BatteryConfiguration? = nil
+    /// A spare input line for `board check --loopback`, jumpered to the motor's output; nil: none named.
+    /// Nothing but the self-test opens it.
+    public var loopback: GpioInputLine? = nil
 }
 
 /// A GPIO line on a chip, as a board file names it.

@@ -75,11 +75,13 @@ public enum BoardFileParser {
         }
         var battery: BatteryConfiguration?
         if var reader = try top.mapping("battery") { battery = try BoardBatterySection.parse(&reader) }
+        var loopback: GpioInputLine?
+        if var reader = try top.mapping("loopback") { loopback = try parseLoopback(&reader) }
         try top.finish()
 
         let board = BoardConfiguration(name: name, description: description, sourcePath: file, button: button,
                                        secondButton: secondButton, motor: motor, led: led, sound: sound,
-                                       longPressMilliseconds: longPress, battery: battery)
+                                       longPressMilliseconds: longPress, battery: battery, loopback: loopback)
         try checkLinesAreDistinct(board, file: file)
         try checkDebounceIsShorterThanLongPress(board, file: file)
         return board
@@ -106,6 +108,14 @@ public enum BoardFileParser {
         }
         try reader.finish()
         return result
+    }
+
+    /// The self-test's input: a line with a pull-down by default, so an unwired line reads inactive.
+    private static func parseLoopback(_ reader: inout YAMLMappingReader) throws(BoardFileError) -> GpioInputLine {
+        let output = try parseOutputLine(&reader)
+        let bias = try reader.choice("bias", default: GpioBias.pullDown, among: GpioBias.allCases)
+        try reader.finish()
+        return GpioInputLine(chip: output.chip, line: output.line, activeLow: output.activeLow, bias: bias)
     }
 
     /// device or device_name, key and grab: the input device and key of `driver: evdev`.
@@ -218,6 +228,7 @@ public enum BoardFileParser {
         if case .gpiod(let line)? = board.secondButton?.driver { used.append(("second_button", line.chip, line.line)) }
         if case .gpiod(let line) = board.motor.driver { used.append(("motor", line.chip, line.line)) }
         if let led = board.led { used.append(("led", led.chip, led.line)) }
+        if let loopback = board.loopback { used.append(("loopback", loopback.chip, loopback.line)) }
         for (index, entry) in used.enumerated() {
             if let earlier = used[..<index].first(where: { $0.chip == entry.chip && $0.line == entry.line }) {
                 throw BoardFileError(file: file, key: "\(entry.key).line", problem: "uses \(entry.line) of \(entry.chip), which \(earlier.key) already uses",

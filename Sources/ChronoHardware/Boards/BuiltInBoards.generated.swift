@@ -116,6 +116,15 @@ sound:
   period_frames: 256    # 5.3 ms at 48 kHz
   sample_rate: 48000
   loudness: 0.5         # peak at half of full scale (-6 dBFS)
+
+# Only `chronoception board check --loopback` opens this line: a jumper from the motor's driver input
+# (the 1 kΩ resistor's GPIO end) to GPIO24, header pin 18, lets the device time its own pulses
+# (docs/HARDWARE.md, "The loopback jumper").
+loopback:
+  chip: pinctrl-bcm2835
+  line: GPIO24          # header pin 18
+  active_low: false     # the same sense as the motor's line
+  bias: pull-down       # unwired, it reads inactive
 """#####,
         "raspberry-pi-4b": #####"""
 # Raspberry Pi 4 Model B — the reference wearable prototype.
@@ -167,6 +176,15 @@ sound:
   period_frames: 256    # 5.3 ms at 48 kHz
   sample_rate: 48000
   loudness: 0.5         # peak at half of full scale (-6 dBFS)
+
+# Only `chronoception board check --loopback` opens this line: a jumper from the motor's driver input
+# (the 1 kΩ resistor's GPIO end) to GPIO24, header pin 18, lets the device time its own pulses
+# (docs/HARDWARE.md, "The loopback jumper").
+loopback:
+  chip: pinctrl-bcm2711
+  line: GPIO24          # header pin 18
+  active_low: false     # the same sense as the motor's line
+  bias: pull-down       # unwired, it reads inactive
 """#####,
         "raspberry-pi-5": #####"""
 # Raspberry Pi 5.
@@ -218,6 +236,15 @@ sound:
   period_frames: 256
   sample_rate: 48000
   loudness: 0.5
+
+# Only `chronoception board check --loopback` opens this line: a jumper from the motor's driver input
+# (the 1 kΩ resistor's GPIO end) to GPIO24, header pin 18, lets the device time its own pulses
+# (docs/HARDWARE.md, "The loopback jumper").
+loopback:
+  chip: GPIO
+  line: GPIO24          # header pin 18
+  active_low: false     # the same sense as the motor's line
+  bias: pull-down       # unwired, it reads inactive
 """#####,
         "raspberry-pi-zero-2w": #####"""
 # Raspberry Pi Zero 2 W — the smallest wearable.
@@ -270,6 +297,15 @@ sound:
   period_frames: 256
   sample_rate: 48000
   loudness: 0.4         # the amplifier is loud at full scale on a small speaker
+
+# Only `chronoception board check --loopback` opens this line: a jumper from the motor's driver input
+# (the 1 kΩ resistor's GPIO end) to GPIO24, header pin 18, lets the device time its own pulses
+# (docs/HARDWARE.md, "The loopback jumper").
+loopback:
+  chip: pinctrl-bcm2835
+  line: GPIO24          # header pin 18
+  active_low: false     # the same sense as the motor's line
+  bias: pull-down       # unwired, it reads inactive
 """#####,
         "usb-foot-switch": #####"""
 # A USB foot switch as the button, on a Linux desktop. Generic USB foot pedals (PCsensor "FootSwitch"
