@@ -25,13 +25,35 @@ struct BoardCheckCommand: ParsableCommand {
     @Option(help: "Seconds of warning before the aversive sound plays.")
     var soundWarning: Double = 3
 
+    @Flag(help: "Measure the device's own latency with a jumper from the motor line to the board file's `loopback` line (docs/HARDWARE.md), instead of the bring-up check.")
+    var loopback = false
+
+    @Option(help: "With --loopback: how many motor pulses.")
+    var pulses: Int = 200
+
+    @Option(help: "With --loopback: milliseconds from one pulse to the next (each is on for half of it).")
+    var periodMs: Int = 20
+
+    @Flag(help: "With --loopback: do not ask for real-time scheduling (to compare).")
+    var noRealtime = false
+
     func validate() throws {
+        try BoundedNumber.check(pulses, in: 10...10_000, flag: "--pulses", unit: "pulses")
+        try BoundedNumber.check(periodMs, in: 2...1000, flag: "--period-ms", unit: "ms")
         try BoundedNumber.check(pressTimeout, in: 1...3600, flag: "--press-timeout", unit: "seconds")
         try BoundedNumber.check(soundWarning, in: 0...60, flag: "--sound-warning", unit: "seconds")
     }
 
     func run() throws {
         let configuration = try loadBoard(board ?? BoardDrivers.defaultBoardName())
+        if loopback {
+            print("Loopback self-test on board \(configuration.name) (\(configuration.sourcePath)): \(pulses) pulses \(periodMs) ms apart")
+            let check = LoopbackCheck(options: .init(pulses: pulses, period: .milliseconds(Int64(periodMs)), realtime: !noRealtime))
+            let result = try check.run(configuration)
+            print(result.text)
+            if !result.passed { throw ExitCode(1) }
+            return
+        }
         print("Checking board \(configuration.name) (\(configuration.sourcePath)); libgpiod API v\(LibgpiodAPI.version)")
         let check = BoardCheck(options: BoardCheck.Options(pressTimeout: pressTimeout, waitForPress: !noPress,
                                                            playSound: !noSound, soundWarning: soundWarning),

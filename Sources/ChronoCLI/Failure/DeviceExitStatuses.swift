@@ -15,6 +15,15 @@ extension GpioError: ExitStatusReporting { public var exitStatus: ExitStatus { .
 extension SoundError: ExitStatusReporting { public var exitStatus: ExitStatus { .deviceUnavailable } }
 extension TerminalError: ExitStatusReporting { public var exitStatus: ExitStatus { .deviceUnavailable } }
 extension EvdevError: ExitStatusReporting { public var exitStatus: ExitStatus { .deviceUnavailable } }
+extension LoopbackCheck.Failure: ExitStatusReporting {
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .boardFile: .badConfiguration
+        case .device: .deviceUnavailable
+        case .stopped: .checkFailed
+        }
+    }
+}
 extension LoopError: ExitStatusReporting { public var exitStatus: ExitStatus { .internalError } }
 extension ReplayScriptError: ExitStatusReporting { public var exitStatus: ExitStatus { .badInput } }
 extension IntervalError: ExitStatusReporting { public var exitStatus: ExitStatus { .usage } }

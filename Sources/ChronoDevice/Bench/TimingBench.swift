@@ -30,23 +30,39 @@ public struct TimingBench {
         self.realtime = realtime
     }
 
-    /// The result as one JSON object, or nil when a signal stopped the measurement.
-    public func run() throws -> JSONValue? {
-        let settings = SessionLoop.Settings(
-            onsetLatency: .zero, safeMaximumOn: .milliseconds(1000),
-            realtimePriority: realtime ? priority : nil, lockMemory: realtime, catchSignals: true)
-        let silent = SilentLines()
+    /// The wake-up part of the benchmark: each deadline's lateness and what scheduling was granted.
+    public struct WakeUps: Sendable {
+        public var lateness: [Double]
+        public var missed: Int
+        public var summary: LatencySummary
+        public var realtime: RealtimeScheduling.Outcome?
+    }
 
+    private var settings: SessionLoop.Settings {
+        SessionLoop.Settings(onsetLatency: .zero, safeMaximumOn: .milliseconds(1000),
+                             realtimePriority: realtime ? priority : nil, lockMemory: realtime, catchSignals: true)
+    }
+
+    /// The loop through the deadlines with a recording motor; nil when a signal stopped it.
+    public func measureWakeUps() throws -> WakeUps? {
         let motor = RecordingMotor()
         let load = DeadlineBenchController(count: deadlines, period: .nanoseconds(periodMicroseconds * 1000))
         let loadLoop = try SessionLoop(button: nil, motor: motor, sound: nil, controller: load,
-                                       sinks: LoopSinks(console: silent, stateFile: nil, recorder: nil), settings: settings)
+                                       sinks: LoopSinks(console: SilentLines(), stateFile: nil, recorder: nil), settings: settings)
         let report = try LoopThread.run(loadLoop)
         if case .signal = report.ending { return nil }
-
         let lateness = Self.lateness(deadlines: load.deadlines, handledAt: load.handledAt,
                                      onInstants: motor.commands.filter(\.on).map(\.atMonotonicNanoseconds))
-        let summary = LatencySummary(microseconds: lateness.microseconds)
+        return WakeUps(lateness: lateness.microseconds, missed: lateness.missed,
+                       summary: LatencySummary(microseconds: lateness.microseconds), realtime: report.realtime)
+    }
+
+    /// The result as one JSON object, or nil when a signal stopped the measurement.
+    public func run() throws -> JSONValue? {
+        let silent = SilentLines()
+        guard let wakeUps = try measureWakeUps() else { return nil }
+        let lateness = (microseconds: wakeUps.lateness, missed: wakeUps.missed)
+        let summary = wakeUps.summary
 
         var idleCPU: Int64 = 0
         var idleSpan = TimeSpan.zero
@@ -61,7 +77,7 @@ public struct TimingBench {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let cpuPerIdleMinuteMs = idleSpan.nanoseconds > 0 ? Double(idleCPU) / 1e6 * 60e9 / Double(idleSpan.nanoseconds) : 0
-        let realtime = report.realtime
+        let realtime = wakeUps.realtime
 
         let result: JSONValue = .object([
             ("tool", .string("chronoception")),
