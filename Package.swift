@@ -63,7 +63,7 @@ let package = Package(
         // alsa-lib's error handler (a C variadic callback Swift cannot write), to keep its stderr trail quiet.
         .target(name: "CALSASupport", dependencies: ["CALSA"]),
         // Runs the real drivers against a simulated gpiochip, a uinput keyboard and snd-aloop inside the HIL VM (Tests/hil/run).
-        .executableTarget(name: "chronoception-hil-probe", dependencies: ["ChronoHardware", "CALSA", "CLibevdev"]),
+        .executableTarget(name: "chronoception-hil-probe", dependencies: ["ChronoHardware", "ChronoRuntime", "ChronoCore", "CALSA", "CLibevdev"]),
         // The real-time session loop: one thread, one wait, absolute CLOCK_MONOTONIC deadlines.
         .target(name: "ChronoRuntime", dependencies: ["ChronoCore", "ChronoHardware", "CLinuxSystem"]),
         // epoll, timerfd and eventfd headers, which Swift's Glibc module does not export.

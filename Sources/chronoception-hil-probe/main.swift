@@ -20,6 +20,7 @@ case "gpio":
         report.check("built against libgpiod API v\(expected)", LibgpiodAPI.version == expected, "API v\(LibgpiodAPI.version)")
     }
     GpioChecks(chip: SimulatedChip(folder: folder), label: label, report: report).run()
+    LoopbackChecks(chip: SimulatedChip(folder: folder), label: label, report: report).run()
     exit(report.failed == 0 ? 0 : 1)
 case "sound":
     guard let playback = argument(2), let capture = argument(3) else { break }
