@@ -54,12 +54,11 @@ struct LoopbackChecks {
         defer { input.close() }
         bridge?.start()
         defer { bridge?.stop() }
-        let controller = LoopbackBenchController(count: pulses, period: Self.period,
-                                                 pulseLength: .nanoseconds(Self.period.nanoseconds / 2))
+        let controller = LoopbackBenchController(count: pulses, period: Self.period)
         let settings = SessionLoop.Settings(onsetLatency: .zero, safeMaximumOn: .milliseconds(1000),
                                             realtimePriority: nil, lockMemory: false, catchSignals: false)
         let loop = try SessionLoop(button: input, motor: motor, sound: nil, controller: controller,
-                                   sinks: LoopSinks(console: Quiet(), stateFile: nil, recorder: nil), settings: settings)
+                                   sinks: LoopSinks(console: DiscardedLines(), stateFile: nil, recorder: nil), settings: settings)
         _ = try loop.run()
         return (controller, LoopbackAnalysis(switches: controller.switches, edges: controller.edges))
     }
@@ -107,8 +106,4 @@ private final class Bridge: @unchecked Sendable {
             nanosleep(&pause, nil)
         }
     }
-}
-
-private final class Quiet: LineOutput {
-    func writeLine(_ line: String) {}
 }

@@ -34,8 +34,8 @@ public struct TimingBench {
     public struct WakeUps: Sendable {
         public var lateness: [Double]
         public var missed: Int
-        public var summary: LatencySummary
         public var realtime: RealtimeScheduling.Outcome?
+        public var summary: LatencySummary { LatencySummary(microseconds: lateness) }
     }
 
     private var settings: SessionLoop.Settings {
@@ -48,20 +48,17 @@ public struct TimingBench {
         let motor = RecordingMotor()
         let load = DeadlineBenchController(count: deadlines, period: .nanoseconds(periodMicroseconds * 1000))
         let loadLoop = try SessionLoop(button: nil, motor: motor, sound: nil, controller: load,
-                                       sinks: LoopSinks(console: SilentLines(), stateFile: nil, recorder: nil), settings: settings)
+                                       sinks: LoopSinks(console: DiscardedLines(), stateFile: nil, recorder: nil), settings: settings)
         let report = try LoopThread.run(loadLoop)
         if case .signal = report.ending { return nil }
         let lateness = Self.lateness(deadlines: load.deadlines, handledAt: load.handledAt,
                                      onInstants: motor.commands.filter(\.on).map(\.atMonotonicNanoseconds))
-        return WakeUps(lateness: lateness.microseconds, missed: lateness.missed,
-                       summary: LatencySummary(microseconds: lateness.microseconds), realtime: report.realtime)
+        return WakeUps(lateness: lateness.microseconds, missed: lateness.missed, realtime: report.realtime)
     }
 
     /// The result as one JSON object, or nil when a signal stopped the measurement.
     public func run() throws -> JSONValue? {
-        let silent = SilentLines()
         guard let wakeUps = try measureWakeUps() else { return nil }
-        let lateness = (microseconds: wakeUps.lateness, missed: wakeUps.missed)
         let summary = wakeUps.summary
 
         var idleCPU: Int64 = 0
@@ -69,7 +66,7 @@ public struct TimingBench {
         if idleSeconds > 0 {
             let idle = IdleBenchController(duration: .seconds(idleSeconds))
             let idleLoop = try SessionLoop(button: nil, motor: RecordingMotor(), sound: nil, controller: idle,
-                                           sinks: LoopSinks(console: silent, stateFile: nil, recorder: nil), settings: settings)
+                                           sinks: LoopSinks(console: DiscardedLines(), stateFile: nil, recorder: nil), settings: settings)
             _ = try LoopThread.run(idleLoop)
             idleCPU = idle.cpuNanoseconds
             idleSpan = idle.measured
@@ -93,13 +90,13 @@ public struct TimingBench {
                 ("p50", .double(summary.p50)), ("p99", .double(summary.p99)), ("p99_9", .double(summary.p999)),
                 ("max", .double(summary.max)), ("min", .double(summary.min)), ("samples", .int(summary.count)),
             ])),
-            ("missed_deadlines", .int(lateness.missed)),
+            ("missed_deadlines", .int(wakeUps.missed)),
             // Where the worst wake-ups fell (deadline index, µs): a stall at the start is set-up, one
             // anywhere is the machine.
-            ("worst", .array(lateness.microseconds.enumerated().sorted { $0.element > $1.element }.prefix(5).map {
+            ("worst", .array(wakeUps.lateness.enumerated().sorted { $0.element > $1.element }.prefix(5).map {
                 .array([.int($0.offset), .double($0.element)])
             })),
-            ("last_deadline_lateness_us", .double(lateness.microseconds.last ?? 0)),
+            ("last_deadline_lateness_us", .double(wakeUps.lateness.last ?? 0)),
             ("idle", .object([
                 ("seconds", .double(idleSpan.seconds)),
                 ("cpu_ms", .double(Double(idleCPU) / 1e6)),
@@ -132,9 +129,4 @@ public struct TimingBench {
         }
         return (result, missed)
     }
-}
-
-/// The benchmark's loops have nothing to say.
-private final class SilentLines: LineOutput {
-    func writeLine(_ line: String) {}
 }

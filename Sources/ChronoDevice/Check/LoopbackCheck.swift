@@ -83,14 +83,14 @@ public struct LoopbackCheck {
     /// Runs the check on any motor and input (a test passes jumpered stand-ins). `wiring` names the two
     /// ends for the messages.
     public func run(motor: MotorOutput, input: ButtonInput, board: String, wiring: String) throws(Failure) -> Result {
-        let controller = LoopbackBenchController(count: options.pulses, period: options.period, pulseLength: .nanoseconds(options.period.nanoseconds / 2))
+        let controller = LoopbackBenchController(count: options.pulses, period: options.period)
         let settings = SessionLoop.Settings(onsetLatency: .zero, safeMaximumOn: .milliseconds(1000),
                                             realtimePriority: options.realtime ? RealtimeScheduling.defaultPriority : nil,
                                             lockMemory: options.realtime, catchSignals: true)
         let report: SessionLoop.Report
         do {
             let loop = try SessionLoop(button: input, motor: motor, sound: nil, controller: controller,
-                                       sinks: LoopSinks(console: QuietLines(), stateFile: nil, recorder: nil), settings: settings)
+                                       sinks: LoopSinks(console: DiscardedLines(), stateFile: nil, recorder: nil), settings: settings)
             report = try LoopThread.run(loop)
         } catch {
             throw Failure(kind: .device, problem: "the loop could not run: \(error)", fix: "check `dmesg`; the lines may have been lost")
@@ -110,9 +110,4 @@ public struct LoopbackCheck {
                                   system: .current).text
         return Result(analysis: analysis, wakeUps: wakeUps, realtime: report.realtime, text: text)
     }
-}
-
-/// The loopback check's loop has nothing to say on the console; the report comes after.
-private final class QuietLines: LineOutput {
-    func writeLine(_ line: String) {}
 }

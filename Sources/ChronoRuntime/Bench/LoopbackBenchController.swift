@@ -20,11 +20,12 @@ public final class LoopbackBenchController: LoopController {
     private var done = 0
     private var finished = false
 
-    public init(count: Int, period: TimeSpan = .milliseconds(20), pulseLength: TimeSpan = .milliseconds(5),
+    /// `pulseLength`: how long each pulse is on; nil, half the period.
+    public init(count: Int, period: TimeSpan = .milliseconds(20), pulseLength: TimeSpan? = nil,
                 lead: TimeSpan = .milliseconds(200), settle: TimeSpan = .milliseconds(100)) {
         self.count = count
         self.period = period
-        self.pulseLength = pulseLength
+        self.pulseLength = pulseLength ?? .nanoseconds(period.nanoseconds / 2)
         self.lead = lead
         self.settle = settle
         edges.reserveCapacity(count * 2 + 16)

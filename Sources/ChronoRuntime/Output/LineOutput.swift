@@ -10,6 +10,13 @@ public protocol LineOutput: AnyObject, Sendable {
     func writeLine(_ line: String)
 }
 
+/// Lines nobody reads: for loops that only measure (the timing benchmark, the loopback self-test),
+/// whose report comes after the loop.
+public final class DiscardedLines: LineOutput {
+    public init() {}
+    public func writeLine(_ line: String) {}
+}
+
 /// Lines to standard output, flushed one by one (a pipe or a journal sees each line as it happens).
 /// A failed write never stops a session (Foundation's `FileHandle.write` would trap on a full disk);
 /// the first failure is kept in `ConsoleWriteFailure` for the command to report when it ends.
