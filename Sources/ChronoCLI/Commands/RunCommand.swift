@@ -46,6 +46,11 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("battery-poll-ms"), help: .hidden)
     var batteryPollMilliseconds: Int64?
 
+    @Option(name: .customLong("power-off-request"), help: ArgumentHelp(
+        "At the battery's critical level, create FILE instead of running `systemctl poweroff` (the system unit passes /run/chronoception/power-off, which chronoception-power-off.path turns into a clean power-off).",
+        valueName: "FILE"))
+    var powerOffRequest: String?
+
     /// Tests only: the program run instead of `systemctl poweroff` at the critical level (no arguments).
     @Option(name: .customLong("power-off-command"), help: .hidden)
     var powerOffCommand: String?
@@ -54,6 +59,10 @@ struct RunCommand: ParsableCommand {
         // Each count for the mode it is for; the first idle tap's mode is not known yet.
         try SessionArgumentCheck.check(mode: .challenge, count: attempts)
         try SessionArgumentCheck.check(mode: .passive, count: repetitions)
+        if powerOffRequest != nil, powerOffCommand != nil {
+            throw ValidationError("--power-off-request and --power-off-command are two ways to power off: give one.")
+        }
+        if let powerOffRequest, let problem = PowerOff.requestPathProblem(powerOffRequest) { throw ValidationError(problem) }
     }
 
     func run() throws {
@@ -83,7 +92,8 @@ struct RunCommand: ParsableCommand {
             firstBootProblemsPath: firstBootProblems ?? "/" + FirstBootPlan.Path.problems)
         if let batterySysfs { configuration.batteryRoot = batterySysfs }
         if let batteryPollMilliseconds { configuration.batteryPollInterval = .milliseconds(batteryPollMilliseconds) }
-        if let powerOffCommand { configuration.powerOffCommand = [powerOffCommand] }
+        if let powerOffCommand { configuration.powerOff = .command([powerOffCommand]) }
+        if let powerOffRequest { configuration.powerOff = .requestFile(powerOffRequest) }
         let daemon = DeviceDaemon(configuration)
         let status: Int32
         do { status = try daemon.run() } catch let error as InvalidSessionChoice { throw usageFailure(error) }

@@ -32,8 +32,9 @@ public struct DeviceDaemon {
         /// Where the battery's sysfs is (`/sys`; tests give a temporary tree) and how often it is read.
         public var batteryRoot = "/sys"
         public var batteryPollInterval = TimeSpan.seconds(60)
-        /// What runs at the battery's critical level (`systemctl poweroff`; tests give a stand-in).
-        public var powerOffCommand = PowerOffCommand.standard
+        /// How the device powers off at the battery's critical level (`systemctl poweroff`; the system
+        /// unit's request file; tests give a stand-in).
+        public var powerOff = PowerOff.standard
 
         public init(store: ChronoStore, settings: StoreSettings, flags: SessionFlags, live: LiveOptions,
                     api: APIServerConfiguration?, hangupReloads: Bool,
@@ -120,7 +121,7 @@ public struct DeviceDaemon {
         }
         battery?.start()
         defer { battery?.stop() }
-        let powerOff = PowerOffCommand(arguments: configuration.powerOffCommand, report: { console.writeLine($0) })
+        let powerOff = PowerOffRunner(powerOff: configuration.powerOff, report: { console.writeLine($0) })
         // Once per start, when the loop has armed the button: the ready cue, or the setup-problem cue
         // while the image's first-boot apply left problems (docs/FIRST-BOOT.md). Either way it trains.
         let setupProblems = FileManager.default.fileExists(atPath: configuration.firstBootProblemsPath)
