@@ -55,6 +55,20 @@ struct DaemonBatteryTests {
         #expect(rig.lastState?.battery == BatteryStatus(percent: 14, charge: .discharging, level: .low))
     }
 
+    @Test("a low cue owed during a Passive session waits for the session-done cue to end, then one second more")
+    func lowCueAfterSessionDone() throws {
+        let rig = Rig(try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 5))
+        guard case .started = rig.ask(.start(.lastConfiguration), at: Self.ms(100)) else { Issue.record("start refused"); return }
+        rig.battery(Self.discharging(15), at: Self.ms(500))
+        #expect(!rig.cues.map(\.0).contains("low-battery"))
+        rig.feed([], until: Self.ms(5_000))
+        let done = try #require(rig.cues.first { $0.0 == "session-done" })
+        let low = try #require(rig.cues.first { $0.0 == "low-battery" })
+        // session-done is B B: 600 ms on, 150 ms off, 600 ms on.
+        #expect(low.1 == done.1 + .milliseconds(1_350) + .seconds(1))
+        #expect(rig.cues.filter { $0.0 == "low-battery" }.count == 1)
+    }
+
     @Test("at 5 % a start request is refused with the reason, and an idle tap plays the low cue and starts nothing")
     func stopLevel() throws {
         let rig = Rig(try QuickSession.configuration(.passive, intervalMilliseconds: 300, count: 5))
@@ -99,9 +113,12 @@ struct DaemonBatteryTests {
         let reason = "The battery is at 3 %, the critical level (battery-critical 3 %): the session was saved and the device powers off. Charge it."
         let finished = try #require(rig.recorder.finished.first)
         #expect(finished.outcome.status == .completed && finished.outcome.reason == reason)
+        // The saved session's done cue (B B, 1350 ms) first, at 2.5 s; the critical cue one second after
+        // it, so the two are felt apart.
+        #expect(rig.cues.suffix(2).map(\.0) == ["session-done", "battery-critical"])
         let critical = try #require(rig.cues.last)
-        #expect(critical.0 == "battery-critical" && critical.1 == Self.ms(2_500))
-        let due = Self.ms(2_500) + HapticCue.batteryCritical.pattern.duration + DeviceDaemonController.powerOffMargin
+        #expect(rig.cues.suffix(2).map(\.1) == [Self.ms(2_500), Self.ms(4_850)])
+        let due = critical.1 + HapticCue.batteryCritical.pattern.duration + DeviceDaemonController.powerOffMargin
         #expect(rig.controller.nextDeadline.map { $0 <= due } == true)
         rig.feed([], until: due - .milliseconds(1))
         #expect(rig.powerOffs == 0)

@@ -5,7 +5,8 @@
 #   kernel/root/lib/modules/ABI/…         the modules the guest loads (configfs, sound, evdev, uinput)
 #   kernel/root/usr/src/linux-headers-ABI the kbuild tree gpio-sim is cross-built against (with the
 #                                         amd64 linux-kbuild's host tools, so nothing runs emulated)
-#   src/                                  gpio-sim.c, gpiolib.h, irq_sim.c from linux-source-6.1
+#   src/                                  gpio-sim.c, gpiolib.h, irq_sim.c and test_power.c from
+#                                         linux-source-6.1 (the modules build-modules.sh makes)
 # The packages come through a private apt state (Bookworm and its security suite, arm64 and amd64), so
 # the host's apt configuration is not changed. Prints the kernel ABI (e.g. 6.1.0-56-arm64) last.
 set -euo pipefail
@@ -72,14 +73,15 @@ if [[ ! -f "$cache/kernel/.done-$abi" ]]; then
   touch "$cache/kernel/.done-$abi"
 fi
 
-if [[ ! -f "$cache/src/irq_sim.c" ]]; then
+sources=(drivers/gpio/gpio-sim.c drivers/gpio/gpiolib.h kernel/irq/irq_sim.c drivers/power/supply/test_power.c)
+missing=0
+for source in "${sources[@]}"; do [[ -f "$cache/src/$(basename "$source")" ]] || missing=1; done
+if [[ $missing -eq 1 ]]; then
   rm -rf "$cache/src"; mkdir -p "$cache/src/tmp"
-  log "extracting gpio-sim sources from linux-source-6.1 (decompresses the whole tarball once)"
+  log "extracting the out-of-tree modules' sources from linux-source-6.1 (decompresses the whole tarball once)"
   dpkg-deb --fsys-tarfile "$(deb_of linux-source-6.1)" | tar -x -C "$cache/src/tmp" --wildcards './usr/src/linux-source-6.1.tar.xz'
-  tar -xJf "$cache/src/tmp/usr/src/linux-source-6.1.tar.xz" -C "$cache/src/tmp" \
-    linux-source-6.1/drivers/gpio/gpio-sim.c linux-source-6.1/drivers/gpio/gpiolib.h linux-source-6.1/kernel/irq/irq_sim.c
-  cp "$cache/src/tmp/linux-source-6.1/drivers/gpio/gpio-sim.c" "$cache/src/tmp/linux-source-6.1/drivers/gpio/gpiolib.h" \
-     "$cache/src/tmp/linux-source-6.1/kernel/irq/irq_sim.c" "$cache/src/"
+  tar -xJf "$cache/src/tmp/usr/src/linux-source-6.1.tar.xz" -C "$cache/src/tmp" "${sources[@]/#/linux-source-6.1/}"
+  for source in "${sources[@]}"; do cp "$cache/src/tmp/linux-source-6.1/$source" "$cache/src/"; done
   rm -rf "$cache/src/tmp"
 fi
 echo "$abi"

@@ -130,4 +130,60 @@ check "the motor line is off after the stop" sh -c "test \"\$(cat $motor/value)\
 check "the runtime directory (socket, state file) is gone after the stop" test ! -e /run/chronoception
 check "the daemon ended the attempt on SIGTERM (journal: Session interrupted)" sh -c "journalctl -b -u chronoception -o cat --no-pager | grep -q 'Session interrupted (stopped by SIGTERM)'"
 note "journal of chronoception.service:"; journalctl -b -u chronoception -o cat --no-pager | tail -n 25 | sed 's/^/#   /'
+# --- the battery: test_power's simulated battery, drained while the service runs -----------------------
+# The kernel's test_power module (cross-built out of tree) is a power supply whose capacity and status
+# are its module parameters; setting one sends the class's uevent, which the daemon's battery thread
+# answers at once. The critical level's power-off goes through the card's own path unit; its service is
+# given a stand-in ExecStart, so the guest stays up to report (the real one queues `systemctl poweroff`).
+power=/sys/module/test_power/parameters
+check "modprobe test_power (the simulated battery test_battery)" modprobe test_power
+echo discharging > "$power/battery_status"; echo 50 > "$power/battery_capacity"
+check "test_battery in the power-supply class reads 50 %, Discharging" sh -c 'test "$(cat /sys/class/power_supply/test_battery/capacity) $(cat /sys/class/power_supply/test_battery/status)" = "50 Discharging"'
+battery_board=/etc/chronoception/gpio-sim-battery.yaml
+sed 's/^name: gpio-sim$/name: gpio-sim-battery/' "$board" > "$battery_board"
+printf '\nbattery:\n  driver: power_supply\n  name: test_battery\n' >> "$battery_board"
+mkdir -p /etc/systemd/system/chronoception-power-off.service.d
+printf '[Service]\nExecStart=\nExecStart=/bin/sh -c "cut -d\\" \\" -f1 /proc/uptime > %s/power-off-ran"\n' "$out" \
+  > /etc/systemd/system/chronoception-power-off.service.d/pi-vm-stand-in.conf
+systemctl daemon-reload
+sed -i "s|^CHRONOCEPTION_BOARD=.*|CHRONOCEPTION_BOARD=$battery_board|" /etc/default/chronoception
+journal_has() { journalctl -b -u chronoception -o cat --no-pager | grep -qF "$1"; }
+battery() { curl -s --max-time 10 --unix-socket "$socket" http://localhost/api/v1/device | tr -d ' \n' | grep -o '"battery":{[^}]*}'; }
+battery_is() { battery | grep -qF "$1"; }
+api_post() { # PATH BODY: prints the HTTP status; the body goes to $out/api.json
+  curl -s --max-time 20 -o "$out/api.json" -w '%{http_code}' --unix-socket "$socket" -X POST -H 'Content-Type: application/json' -d "$2" "http://localhost/api/v1$1"
+}
+set_capacity() { echo "$1" > "$power/battery_capacity"; note "battery set to $1 % at $(uptime_s) s"; }
+started=$(uptime_s)
+systemctl start chronoception
+check "chronoception.service starts on the board with the battery" wait_for 180 state_is Idle
+note "start to Idle: $(awk "BEGIN { print $(uptime_s) - $started }") s; battery: $(battery)"
+check "the root-owned chronoception-power-off.path is active beside the service" sh -c 'systemctl is-active chronoception-power-off.path | grep -qx active'
+check "GET /device: the battery at 50 %, discharging, level normal" wait_for 60 battery_is '"percent":50,"charge":"discharging","level":"normal"'
+watcher=$(watch_motor "$out/motor-low")
+set_capacity 15
+check "at 15 %: the low-battery cue, once (journal: Battery low)" wait_for 60 journal_has "Battery low: 15 %, discharging."
+check "at 15 %: the low-battery cue drove the motor line" wait_for 10 test -s "$out/motor-low"
+kill "$watcher" 2>/dev/null
+check "GET /device: 15 %, level low" wait_for 30 battery_is '"percent":15,"charge":"discharging","level":"low"'
+code=$(api_post /device/start '{"mode":"passive","interval":"1m","count":60}')
+check "at 15 % a Passive session (1m × 60) still starts (202)" test "$code" = 202
+check "the Passive session runs (state PassiveRunning)" wait_for 60 state_is PassiveRunning
+set_capacity 10; nap 3; set_capacity 5
+check "at 5 %: the Passive session the battery cannot finish is ended early (journal)" wait_for 60 journal_has "Ended early: the battery (5 %) lasts about"
+curl -s --max-time 10 --unix-socket "$socket" 'http://localhost/api/v1/sessions?limit=1' | tr -d '\n' > "$out/last-session.json"
+check "the session was saved as completed, with the reason (GET /sessions)" sh -c "grep -q '\"status\" *: *\"completed\"' $out/last-session.json && grep -qF 'Ended early: the battery (5 %)' $out/last-session.json"
+check "GET /device: 5 %, level stop, with the reason" wait_for 30 battery_is '"level":"stop","reason":"Thebatteryisat5%:nonewsessionstartsatorbelow5%(battery-stop).Chargeitfirst."'
+check "the device is back to Idle after the early end" wait_for 60 state_is Idle
+code=$(api_post /device/start '{}')
+check "at 5 %: POST /device/start is refused, 409 battery_low" sh -c "test '$code' = 409 && grep -q battery_low $out/api.json"
+set_capacity 3
+check "at 3 %: the daemon says it powers off (journal)" wait_for 60 journal_has "Powering off: the battery is at the critical level."
+check "the request reached chronoception-power-off.service through the path unit (as root)" wait_for 60 test -s "$out/power-off-ran"
+check "the request was taken (/run/chronoception/power-off is gone)" test ! -e /run/chronoception/power-off
+note "power-off requested at $(cat "$out/power-off-ran" 2>/dev/null) s; journal of chronoception-power-off.service: $(journalctl -b -u chronoception-power-off.service -o cat --no-pager | tail -n 3 | tr '\n' ' ')"
+echo charging > "$power/battery_status"
+check "charging clears the states: level normal, no reason" wait_for 60 battery_is '"charge":"charging","level":"normal","reason":null'
+note "journal of the battery run:"; journalctl -b -u chronoception -o cat --no-pager | grep -E 'Battery|battery|Ended early|Powering|Charging|Power-off' | tail -n 12 | sed 's/^/#   /'
+systemctl stop chronoception
 echo "pi-vm-guest: done"

@@ -5,8 +5,8 @@ import ChronoCore
 /// Passive session, a refused start and, at the critical level, the saved session, the last cue and the
 /// power-off request. A board without a battery sends no reading, and none of this happens.
 extension DeviceDaemonController {
-    /// How long after the critical cue's start the power-off is asked for: the cue's own length and
-    /// half a second more, so the motor has stopped before the system goes down.
+    /// How long after the critical cue's end the power-off is asked for, so the motor has stopped
+    /// before the system goes down.
     static let powerOffMargin = TimeSpan.milliseconds(500)
 
     /// A reading from the battery thread.
@@ -35,7 +35,7 @@ extension DeviceDaemonController {
         for decision in battery.decide(session: batterySession(at: now), thresholds: thresholds) {
             switch decision {
             case .lowCue:
-                actions.append(batteryCue(.lowBattery, at: now))
+                actions.append(.vibrate(batteryCue(.lowBattery, at: now, after: actions)))
                 actions.append(.console("Battery low: \(reading.text). Charge the device soon; at \(thresholds.stop) % no new session starts."))
             case .endPassive(let reason):
                 guard let runner else { continue }
@@ -48,9 +48,11 @@ extension DeviceDaemonController {
                     actions += runner.endEarly(at: now, reason: reason)
                     if runner.isOver { actions += enterIdle(at: now, announce: false) }
                 }
+                // After the session's own last cue, if ending it gave one.
                 let cue = HapticCue.batteryCritical
-                actions.append(batteryCue(cue, at: now))
-                powerOffDue = now + cue.pattern.duration + Self.powerOffMargin
+                let critical = batteryCue(cue, at: now, after: actions)
+                actions.append(.vibrate(critical))
+                powerOffDue = critical.end + Self.powerOffMargin
             }
         }
         return actions
@@ -61,7 +63,7 @@ extension DeviceDaemonController {
 
     /// An idle tap or a preset at the stop level: the low-battery cue instead of a session, and the reason.
     func refuseStartForBattery(_ reason: String, at now: MonotonicInstant) -> [LoopAction] {
-        [batteryCue(.lowBattery, at: now), .console("No session: \(reason)"), .state(currentState())]
+        [.vibrate(batteryCue(.lowBattery, at: now)), .console("No session: \(reason)"), .state(currentState())]
     }
 
     /// The session as the battery rules see it at `now`.
@@ -79,7 +81,20 @@ extension DeviceDaemonController {
         }
     }
 
-    private func batteryCue(_ cue: HapticCue, at now: MonotonicInstant) -> LoopAction {
-        .vibrate(PlannedVibration(pattern: cue.pattern, label: .cue(cue), due: now))
+    /// The pause before a battery cue that follows another cue. A pattern's own elements are 60–150 ms
+    /// apart, so a cue 150 ms after the session-done cue (B B) would be felt as one longer pattern
+    /// (B B B B t); a full second makes it a second message.
+    static let cueSeparation = TimeSpan.seconds(1)
+
+    /// A battery cue asked for at `now`: it plays now, or, while another cue is playing or has just
+    /// ended (the session-done cue as a session ends, including one among `earlier`, the actions of
+    /// this turn not yet executed), `cueSeparation` after it.
+    private func batteryCue(_ cue: HapticCue, at now: MonotonicInstant, after earlier: [LoopAction] = []) -> PlannedVibration {
+        let quiet = earlier.reduce(motorQuietAt) { quiet, action in
+            if case .vibrate(let vibration) = action { return max(quiet, vibration.end) }
+            return quiet
+        }
+        let due = quiet + Self.cueSeparation > now ? quiet + Self.cueSeparation : now
+        return PlannedVibration(pattern: cue.pattern, label: .cue(cue), due: due)
     }
 }

@@ -51,6 +51,9 @@ public final class DeviceDaemonController: LoopController {
     var battery = BatteryMonitor()
     /// When the power-off is to be asked for (after the critical cue has played); nil: not decided.
     var powerOffDue: MonotonicInstant?
+    /// When the last vibration this controller asked for ends: a battery cue waits for it, so that it
+    /// is never felt as part of the session-done cue it would otherwise run into.
+    var motorQuietAt = MonotonicInstant.zero
     /// Asks the system to power off (`systemctl poweroff` on the card; a test's stand-in). Run off the
     /// loop thread, once, after the battery-critical cue.
     public var powerOff: @Sendable () -> Void = {}
@@ -111,7 +114,9 @@ public final class DeviceDaemonController: LoopController {
         if let runner {
             actions += runner.handle(event)
             if runner.isOver { actions += enterIdle(at: event.instant, announce: false) }
-            return stamped(actions + applyBattery(at: event.instant))
+            // Stamped first, so the battery's cue knows when the session's own cues end.
+            let own = stamped(actions)
+            return own + stamped(applyBattery(at: event.instant))
         }
         guard var menu else { return stamped(actions) }
         let effects = menu.handle(event)
@@ -154,7 +159,8 @@ public final class DeviceDaemonController: LoopController {
             actions.append(.state(currentState()))
         }
         if runner == nil { actions += remindIfDue(at: event.instant) }
-        return stamped(actions + applyBattery(at: event.instant))
+        let own = stamped(actions)
+        return own + stamped(applyBattery(at: event.instant))
     }
 
     public func predictedVibrations() -> [PlannedVibration] {
@@ -209,6 +215,7 @@ public final class DeviceDaemonController: LoopController {
     /// (refreshed after each session's finish record).
     func stamped(_ actions: [LoopAction]) -> [LoopAction] {
         actions.map { action in
+            if case .vibrate(let vibration) = action { motorQuietAt = max(motorQuietAt, vibration.end) }
             guard case .state(var state) = action else {
                 if case .sessionFinished(let record) = action { countCompleted(record) }
                 return tagged(action)

@@ -22,6 +22,11 @@ public struct PlannedVibration: Hashable, Sendable {
     public var due: MonotonicInstant
     public var pulses: [Pulse]
 
+    /// When its last pulse ends (`due` for a vibration without pulses).
+    public var end: MonotonicInstant {
+        pulses.map { due + $0.offset + $0.length }.max() ?? due
+    }
+
     public init(label: VibrationLabel, due: MonotonicInstant, pulses: [Pulse]) {
         self.label = label
         self.due = due
