@@ -10,6 +10,7 @@ struct BoardCheckLoopbackCommandTests {
         let binary = try #require(FullDiskCommandTests.binary(), "build the chronoception executable first (swift build)")
         let result = try FullDiskCommandTests.run(binary, ["board", "check", "desktop", "--loopback"])
         #expect(result.status == 78)
+        #expect(result.output.isEmpty)
         #expect(result.errors.contains("error: board desktop names no loopback input line. Fix: add a `loopback:` section with a spare input line (e.g. `chip: pinctrl-bcm2711`, `line: GPIO24`) to "))
     }
 
@@ -18,6 +19,7 @@ struct BoardCheckLoopbackCommandTests {
         let binary = try #require(FullDiskCommandTests.binary(), "build the chronoception executable first (swift build)")
         let result = try FullDiskCommandTests.run(binary, ["board", "check", "raspberry-pi-4b", "--loopback"])
         #expect(result.status == 69)
+        #expect(result.output.isEmpty)
         #expect(result.errors.contains("error: motor: no gpiochip has the label \"pinctrl-bcm2711\""))
     }
 

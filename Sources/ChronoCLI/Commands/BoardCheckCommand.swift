@@ -47,9 +47,8 @@ struct BoardCheckCommand: ParsableCommand {
     func run() throws {
         let configuration = try loadBoard(board ?? BoardDrivers.defaultBoardName())
         if loopback {
-            print("Loopback self-test on board \(configuration.name) (\(configuration.sourcePath)): \(pulses) pulses \(periodMs) ms apart")
             let check = LoopbackCheck(options: .init(pulses: pulses, period: .milliseconds(Int64(periodMs)), realtime: !noRealtime))
-            let result = try check.run(configuration)
+            let result = try check.run(configuration, announce: { print($0) })
             print(result.text)
             if !result.passed { throw ExitCode(1) }
             return

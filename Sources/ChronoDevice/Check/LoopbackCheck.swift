@@ -52,8 +52,9 @@ public struct LoopbackCheck {
 
     public init(options: Options) { self.options = options }
 
-    /// Opens the board's motor line and loopback input and runs the check on them.
-    public func run(_ configuration: BoardConfiguration) throws(Failure) -> Result {
+    /// Opens the board's motor line and loopback input and runs the check on them. `announce` is told
+    /// what is measured once both lines are open (so a board-file or device problem is the only line).
+    public func run(_ configuration: BoardConfiguration, announce: (String) -> Void = { _ in }) throws(Failure) -> Result {
         guard let loopback = configuration.loopback else {
             throw Failure(kind: .boardFile, problem: "board \(configuration.name) names no loopback input line",
                           fix: "add a `loopback:` section with a spare input line (e.g. `chip: pinctrl-bcm2711`, `line: GPIO24`) to \(configuration.sourcePath); docs/HARDWARE.md shows the jumper")
@@ -77,6 +78,7 @@ public struct LoopbackCheck {
         }
         defer { input.close() }
         let wiring = "the motor line (\(motor.resolved)) to the loopback input (\(input.resolved))"
+        announce("Loopback self-test on board \(configuration.name) (\(configuration.sourcePath)): \(options.pulses) pulses \(options.period.nanoseconds / 1_000_000) ms apart, from \(wiring)")
         return try run(motor: motor, input: input, board: configuration.name, wiring: wiring)
     }
 
