@@ -68,10 +68,13 @@ struct LiveSessionOptions: ParsableArguments {
 
     /// The store, opened for writing before any device is touched (a broken database is reported
     /// first), with the health records a process that died still owed delivered, and its settings.
+    /// The board file is read first, though: a mistyped board must not leave a new data directory
+    /// behind (the devices are opened later, from the same file).
     func openStore() throws -> (store: ChronoStore, settings: StoreSettings) {
         if let file = live.stateFile, let refusal = StateFile.refusal(file.path) {
             throw CommandFailure(message: StateFileRefused(path: file.path, reason: refusal).description, status: .outputRefused)
         }
+        _ = try loadBoard(board ?? BoardDrivers.defaultBoardName())
         // This process owns the data directory from here on (a second device process is refused).
         let store = try self.store.openOwnedStore()
         LiveSession.deliverOwedRecords(store)
