@@ -32,8 +32,9 @@ public final class KernelLoopDriver: LoopDriver {
         }
 
         let ready = try poller.wait()
+        // Not read: the next wait re-arms the timer, which clears its expiry (AbsoluteTimer.arm), so the
+        // wake-up path has no syscall before the motor's.
         let timerFired = ready.readable.contains(timer.descriptor)
-        if timerFired { timer.acknowledge() }
         let button = sources.button?.pollDescriptor
         return LoopReadiness(
             deadlinePassed: timerFired,

@@ -17,10 +17,13 @@ extension SessionLoop {
             gate.predict(controller.predictedVibrations(), now: now)
             try applyMotor(now: now)
             let wake = [controller.nextDeadline, gate.nextWake(after: now)].compactMap { $0 }.min()
+            gate.arm(wake: wake)
 
             let ready = try driver.wait(until: wake, on: sources)
             now = driver.now()
-            // Motor edges first: a pulse due now must not wait for the work below.
+            // Motor edges first: a pulse due now must not wait for the work below, nor for the plan's
+            // own bookkeeping when its switch-on was armed.
+            try gate.switchOnIfArmed(now: now)
             try applyMotor(now: now)
             try respond(to: ready, at: now, signals: signals, ending: &ending)
         }

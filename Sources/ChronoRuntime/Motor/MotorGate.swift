@@ -24,6 +24,11 @@ final class MotorGate {
     private(set) var forcedStops = 0
     /// The loop's clock (`LoopDriver.now()`), read right after a driver call.
     private let clock: () -> MonotonicInstant
+    /// A switch-on the loop may make the moment it wakes, before the turn's bookkeeping
+    /// (`arm(wake:)`, `switchOnIfArmed(now:)`).
+    private var armedSwitchOn: MonotonicInstant?
+    /// When that switch-on really happened (the clock right after the driver call), for `apply` to report.
+    private var armedBegan: MonotonicInstant?
 
     init(motor: MotorOutput, plan: MotorPlan, clock: @escaping () -> MonotonicInstant) {
         self.motor = motor
@@ -36,6 +41,30 @@ final class MotorGate {
     func add(_ vibration: PlannedVibration, now: MonotonicInstant) { plan.add(vibration, now: now) }
 
     func predict(_ vibrations: [PlannedVibration], now: MonotonicInstant) { plan.predict(vibrations, now: now) }
+
+    /// Before the loop waits until `wake`: when a pulse starts exactly then and nothing can decide
+    /// otherwise (the motor is off, not locked out, and no vibration is queued behind a late one), the
+    /// switch-on is armed, so that the loop makes it the moment it wakes, ahead of the turn's work: a
+    /// pulse's lateness is then the kernel's wake-up and one driver call, as cyclictest measures it.
+    func arm(wake: MonotonicInstant?) {
+        armedSwitchOn = nil
+        guard let wake, !isOn, lockedOutUntil == nil, !plan.entries.contains(where: \.late),
+              plan.stretches.contains(where: { $0.start == wake }) else { return }
+        armedSwitchOn = wake
+    }
+
+    /// Right after the loop wakes: the armed switch-on, once its instant has come and a pulse still
+    /// covers `now`. `apply(now:)` then reaches the same decision (moving a late vibration to `now`
+    /// keeps it covering `now`) and reports the pulse with this instant.
+    func switchOnIfArmed(now: MonotonicInstant) throws {
+        guard let at = armedSwitchOn, now >= at else { return }
+        armedSwitchOn = nil
+        guard !isOn, plan.stretch(covering: now) != nil else { return }
+        try motor.set(on: true)
+        isOn = true
+        onSince = now
+        armedBegan = clock()
+    }
 
     /// Brings the motor to the state the plan and the safety rules want at `now`; returns the vibrations
     /// whose first pulse was switched on by this call, each with the instant it began to be felt: the
@@ -60,9 +89,10 @@ final class MotorGate {
         // start passed while locked out counts as started too: it has had its turn.)
         let started = plan.markStarted(upTo: now)
         if !started.isEmpty {
-            let began = clock() + plan.onsetLatency
+            let began = (armedBegan ?? clock()) + plan.onsetLatency
             fired = started.map { ($0, began) }
         }
+        armedBegan = nil
         plan.prune(before: now)
         return fired
     }
@@ -89,5 +119,7 @@ final class MotorGate {
         isOn = false
         onSince = nil
         lockedOutUntil = nil
+        armedSwitchOn = nil
+        armedBegan = nil
     }
 }

@@ -23,7 +23,9 @@ final class AbsoluteTimer {
 
     deinit { Glibc.close(descriptor) }
 
-    /// Arms the timer to expire at `instant` (nil disarms it).
+    /// Arms the timer to expire at `instant` (nil disarms it). Arming also clears an expiry not yet
+    /// read (the kernel's timerfd_setup sets its tick count to 0), so a descriptor re-armed before
+    /// every wait never needs the read that would acknowledge it.
     func arm(at instant: MonotonicInstant?) throws(SystemCallError) {
         var setting = itimerspec()  // it_interval stays zero: one shot
         if let instant {
@@ -34,11 +36,5 @@ final class AbsoluteTimer {
         guard timerfd_settime(descriptor, Int32(TFD_TIMER_ABSTIME), &setting, nil) == 0 else {
             throw SystemCallError("timerfd_settime")
         }
-    }
-
-    /// Consumes the expiry count so the descriptor stops being readable.
-    func acknowledge() {
-        var expirations: UInt64 = 0
-        _ = read(descriptor, &expirations, MemoryLayout<UInt64>.size)
     }
 }
