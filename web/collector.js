@@ -138,8 +138,8 @@ function renderProgress(title, progress) {
     element("p", { class: "legend" }, ...progress.mode_mix.map((m) => element("span", {}, (modeNames[m.mode] || m.mode) + ": " + m.sessions + " (" + Math.round(m.share * 100) + " %)")))));
   const rows = progress.recent_sessions.map((s) => element("tr", {},
     cell("Started", when(s.started_at)), cell("Mode", modeNames[s.mode] || s.mode), cell("Interval", seconds(s.target_interval_seconds)),
-    cell("Result", s.results_withheld ? "results withheld (study block without feedback), " + s.done_count + "/" + s.planned_count
-      : s.time_acuity_score === null ? s.done_count + "/" + s.planned_count : "score " + s.time_acuity_score + ", " + s.done_count + "/" + s.planned_count),
+    cell("Result", (s.status === "completed" ? "" : s.status + ", ") + (s.results_withheld ? "results withheld (study block without feedback), " + s.done_count + "/" + s.planned_count
+      : s.time_acuity_score === null ? s.done_count + "/" + s.planned_count : "score " + s.time_acuity_score + ", " + s.done_count + "/" + s.planned_count)),
     cell("Health log", s.health_log || "—")));
   section.append(element("div", { class: "card table-wrap" }, element("table", { class: "stack" },
     element("caption", { class: "muted" }, "Recent sessions"),

@@ -1,13 +1,16 @@
 import ChronoCore
 
-/// A completed session as it crosses the wire: the raw measurements exactly as the device stored them
+/// A finished session as it crosses the wire: the raw measurements exactly as the device stored them
 /// (monotonic nanoseconds of one boot, with the session's one wall/monotonic anchor), so a collector
 /// computes every metric with the same core code as the device and never trusts a derived number.
+/// Aborted and interrupted sessions travel too, with their status and reason and no health record: a
+/// study counts adherence and dropout, and a collector's progress counts them as the device's does.
 public struct SyncedSession: Codable, Hashable, Sendable {
     /// The session's UUID: the idempotency key on every collector.
     public var id: String
     public var mode: String
-    /// Always `completed`: aborted and interrupted sessions never leave the device (SPEC §8).
+    /// `completed`, `aborted` or `interrupted` (`SessionStatus`); a session still running never leaves
+    /// the device.
     public var status: String
     public var targetIntervalMilliseconds: Int64
     public var plannedCount: Int
@@ -44,6 +47,10 @@ public struct SyncedSession: Codable, Hashable, Sendable {
     /// issue 24): absent for a session run outside a study, and always from devices older than studies
     /// (optional, so their batches decode as before).
     public var study: StudyTag?
+    /// Why the session ended as it did (`SessionOutcome.reason`: an early end for the battery, an
+    /// interruption's cause), as the device recorded it; absent when there is none, and always from
+    /// devices older than the field (optional, so their batches decode as before).
+    public var reason: String?
 
     /// One Challenge, Fear or Reproduction attempt. For every attempt mode the produced duration is
     /// `tap − start` and the target the session's interval; in Reproduction `start` is the press that
@@ -104,7 +111,8 @@ public struct SyncedSession: Codable, Hashable, Sendable {
                 endedMonotonicNanoseconds: Int64, anchorUnixNanoseconds: Int64, anchorMonotonicNanoseconds: Int64,
                 utcOffsetSeconds: Int, wallClockSynchronised: Bool, board: String, soundAudibleAtStart: Bool,
                 fearSoundEffective: Bool, attempts: [Attempt], boundaries: [Boundary], healthDecision: String,
-                healthSkipReason: String?, timingLateNanoseconds: Int64? = nil, note: String? = nil, study: StudyTag? = nil) {
+                healthSkipReason: String?, timingLateNanoseconds: Int64? = nil, note: String? = nil, study: StudyTag? = nil,
+                reason: String? = nil) {
         self.id = id
         self.mode = mode
         self.status = status
@@ -133,6 +141,7 @@ public struct SyncedSession: Codable, Hashable, Sendable {
         self.timingLateNanoseconds = timingLateNanoseconds
         self.note = note
         self.study = study
+        self.reason = reason
     }
 
     enum CodingKeys: String, CodingKey {
@@ -161,20 +170,19 @@ public struct SyncedSession: Codable, Hashable, Sendable {
         case timingLateNanoseconds = "timing_late_ns"
         case note
         case study
+        case reason
     }
 }
 
 extension SyncedSession {
-    /// The wire form of a completed session the device kept; nil for a session that must not be
-    /// sent (aborted or interrupted).
-    public init?(sessionID: String, outcome: SessionOutcome, anchor: WallClockAnchor, board: String,
+    /// The wire form of a finished session the device kept, whatever its status.
+    public init(sessionID: String, outcome: SessionOutcome, anchor: WallClockAnchor, board: String,
                  wallClockSynchronised: Bool, soundAudibleAtStart: Bool, boundariesFired: [MonotonicInstant?], note: String? = nil, study: StudyTag? = nil) {
-        guard outcome.status == .completed else { return nil }
         let configuration = outcome.configuration
         let decision = HealthRecordBuilder.decide(for: outcome, sessionID: sessionID, device: board, anchor: anchor)
         id = sessionID
         mode = configuration.mode.rawValue
-        status = SessionStatus.completed.rawValue
+        status = outcome.status.rawValue
         targetIntervalMilliseconds = configuration.interval.span.nanoseconds / 1_000_000
         plannedCount = configuration.plannedCount
         fearThreshold = configuration.fearThreshold
@@ -208,6 +216,7 @@ extension SyncedSession {
         timingLateNanoseconds = outcome.timingLateness?.nanoseconds
         self.note = note
         self.study = study
+        reason = outcome.reason
     }
 
     /// The session's anchor, as the device took it.
@@ -224,7 +233,9 @@ extension SyncedSession {
         guard CanonicalUUID(id) != nil else {
             throw SyncValidationError(sessionID: id, rule: SessionRule.id.rawValue, problem: "id is not a UUID (8-4-4-4-12 ASCII hexadecimal digits)")
         }
-        guard status == SessionStatus.completed.rawValue else { throw fail("status is '\(status)'; only completed sessions are synced") }
+        guard let status = SessionStatus(rawValue: status) else {
+            throw fail("status '\(status)' is not completed, aborted or interrupted; a running session is never synced")
+        }
         guard let mode = SessionMode(rawValue: mode) else { throw fail("mode '\(mode)' is not challenge, fear, passive or reproduction") }
         // The bounds are the core's (`SessionValidation`), the same `import` applies to a fallback file.
         if let problem = SessionValidation.intervalProblem("target_interval_ms", milliseconds: targetIntervalMilliseconds) { throw fail(problem) }
@@ -255,6 +266,9 @@ extension SyncedSession {
             throw fail("configuration: \(error)")
         }
         guard healthDecision == "record" || healthDecision == "skip" else { throw fail("health_decision '\(healthDecision)' is not record or skip") }
+        guard status == .completed || healthDecision == "skip" else {
+            throw fail("health_decision is 'record' for a session that is \(status.rawValue); only completed sessions are logged")
+        }
         // The note passes the one validator, and must arrive as a device stores it (trimmed; no empty
         // string for "no note"), so the collector keeps exactly what the device shows.
         if let note {
@@ -272,7 +286,7 @@ extension SyncedSession {
             throw SyncValidationError(sessionID: id, rule: "session_study", problem: problem)
         }
         let outcome = SessionOutcome(
-            status: .completed, configuration: configuration,
+            status: status, configuration: configuration,
             startedAt: MonotonicInstant(nanoseconds: startedMonotonicNanoseconds),
             endedAt: MonotonicInstant(nanoseconds: endedMonotonicNanoseconds),
             attempts: attempts.map {
@@ -282,7 +296,7 @@ extension SyncedSession {
                                    presentedEnd: $0.presentedEndMonotonicNanoseconds.map(MonotonicInstant.init(nanoseconds:)))
             },
             boundaries: boundaries.map { PassiveBoundary(index: $0.index, due: MonotonicInstant(nanoseconds: $0.dueMonotonicNanoseconds)) },
-            fearSoundEffective: fearSoundEffective, reason: nil,
+            fearSoundEffective: fearSoundEffective, reason: reason,
             timingLateness: timingLateNanoseconds.map(TimeSpan.init(nanoseconds:)))
         // The core's rules, the same the device's store and `import` apply.
         let record = SessionFinishRecord(sessionID: id, outcome: outcome, anchor: anchor, board: board)

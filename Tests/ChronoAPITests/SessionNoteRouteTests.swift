@@ -30,13 +30,13 @@ struct SessionNoteRouteTests {
             let progress = try await api.request("/api/v1/progress")
             #expect(progress.text.contains(#""note":"after coffee""#))
             let csv = try await api.request("/api/v1/export.csv?all=true").text.components(separatedBy: "\r\n")
-            #expect(csv[0].hasSuffix(",timing_late_ms,note,presented_start_mono_ns,presented_end_mono_ns,feedback_withheld,results_withheld"))
-            #expect(csv[1].hasPrefix(id + ",") && csv[1].hasSuffix(",,after coffee,,,,"))
+            #expect(csv[0].hasSuffix(",timing_late_ms,note,presented_start_mono_ns,presented_end_mono_ns,feedback_withheld,results_withheld,reason"))
+            #expect(csv[1].hasPrefix(id + ",") && csv[1].hasSuffix(",,after coffee,,,,,"))
 
             let formula = try await api.request(.PATCH, "/api/v1/sessions/" + id, json: #"{"note": "=1+2"}"#)
             #expect(formula.status == 200 && formula.json["note"] as? String == "=1+2")
             let neutralised = try await api.request("/api/v1/export.csv?all=true").text.components(separatedBy: "\r\n")
-            #expect(neutralised[1].hasSuffix(",,\"'=1+2\",,,,"))
+            #expect(neutralised[1].hasSuffix(",,\"'=1+2\",,,,,"))
 
             let cleared = try await api.request(.PATCH, "/api/v1/sessions/" + id, json: #"{"note": null}"#)
             #expect(cleared.status == 200 && cleared.json["note"] is NSNull)

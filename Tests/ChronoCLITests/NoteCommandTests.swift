@@ -40,8 +40,8 @@ struct NoteCommandTests {
 
         let csv = try Self.run(["export", "csv", "--all"] + data)
         let rows = csv.output.components(separatedBy: "\r\n")
-        #expect(rows[0].hasSuffix(",timing_late_ms,note,presented_start_mono_ns,presented_end_mono_ns,feedback_withheld,results_withheld"))
-        #expect(rows.filter { $0.hasPrefix(latest) }.allSatisfy { $0.hasSuffix(",after coffee,,,,") })
+        #expect(rows[0].hasSuffix(",timing_late_ms,note,presented_start_mono_ns,presented_end_mono_ns,feedback_withheld,results_withheld,reason"))
+        #expect(rows.filter { $0.hasPrefix(latest) }.allSatisfy { $0.hasSuffix(",after coffee,,,,,") })
 
         let long = try Self.run(["note", "last", String(repeating: "y", count: 300)] + data)
         #expect(long.status == 64)

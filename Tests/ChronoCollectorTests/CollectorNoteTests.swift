@@ -67,10 +67,10 @@ struct CollectorNoteTests {
             var csv = ""
             CollectorCSV.write(try await store.sessions(CollectorSessionQuery()), to: { csv += $0 })
             let lines = csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-            #expect(lines[0].hasSuffix(",timing_late_ms,note,presented_start_mono_ns,presented_end_mono_ns,feedback_withheld,results_withheld"))
+            #expect(lines[0].hasSuffix(",timing_late_ms,note,presented_start_mono_ns,presented_end_mono_ns,feedback_withheld,results_withheld,reason"))
             #expect(lines[0] == CollectorCSV.columns.joined(separator: ","))
             let olderRows = lines.filter { $0.contains(older.id) }
-            #expect(olderRows.count == 3 && olderRows.allSatisfy { $0.hasSuffix(",,\"'=1+2\",,,,") })
+            #expect(olderRows.count == 3 && olderRows.allSatisfy { $0.hasSuffix(",,\"'=1+2\",,,,,") })
         }
     }
 
@@ -103,7 +103,7 @@ struct CollectorNoteTests {
         #expect(CollectorSchema.sessionColumns.map(\.name).firstIndex(of: "note") == 31)
         #expect(CollectorSchema.migrations[2].sqlite == ["ALTER TABLE session ADD COLUMN note TEXT"])
         #expect(CollectorSchema.migrations[2].postgres == ["ALTER TABLE session ADD COLUMN note TEXT"])
-        #expect(CollectorCSV.columns.suffix(5).first == "note")
+        #expect(CollectorCSV.columns.suffix(6).first == "note")
     }
 }
 

@@ -30,14 +30,20 @@ struct CollectorPureTests {
 
         batch.protocolVersion = 2
         #expect(throws: CollectorError.self) { try IngestPlan.validate(batch) }
+        // An aborted session travels (a study counts dropout), with no health record; one claiming a
+        // record refuses the batch, naming it.
         var aborted = F.challenge()
         aborted.status = "aborted"
+        aborted.healthDecision = "skip"
+        aborted.reason = "Discarded by a long press."
+        #expect(try IngestPlan.validate(F.batch([F.challenge(), aborted])).sessions.map(\.outcome.status) == [.completed, .aborted])
+        aborted.healthDecision = "record"
         do {
             _ = try IngestPlan.validate(F.batch([F.challenge(), aborted]))
-            Issue.record("an aborted session was accepted")
+            Issue.record("an aborted session with a health record was accepted")
         } catch {
             guard case .invalidBatch(let message) = error else { Issue.record("\(error)"); return }
-            #expect(message.contains(aborted.id) && message.contains("only completed sessions"))
+            #expect(message.contains(aborted.id) && message.contains("health_decision is 'record' for a session that is aborted"))
         }
         #expect(throws: CollectorError.batchTooLarge("A batch holds at most 200 sessions; this one has 201. Send smaller batches.")) {
             try IngestPlan.validate(F.batch((0...200).map { _ in F.passive() }))

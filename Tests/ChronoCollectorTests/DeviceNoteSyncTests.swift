@@ -65,7 +65,7 @@ struct DeviceNoteSyncTests {
 
                 var csv = ""
                 CollectorCSV.write(try await store.sessions(CollectorSessionQuery()), to: { csv += $0 })
-                #expect(csv.components(separatedBy: "\r\n")[1].hasSuffix(",\"after coffee, tired\",,,,"))
+                #expect(csv.components(separatedBy: "\r\n")[1].hasSuffix(",\"after coffee, tired\",,,,,"))
             }
         }
     }

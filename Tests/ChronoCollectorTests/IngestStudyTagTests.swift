@@ -61,6 +61,29 @@ struct IngestStudyTagTests {
         }
     }
 
+    /// Aborted and interrupted study sessions arrive with their status and reason (a study counts
+    /// dropout), and the plan counts only completed ones as done, as the device's own schedule does.
+    @Test(arguments: StoreKind.available)
+    func anAbortedStudySessionIsKeptButNotDone(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let (mine, _) = try await Self.setUp(store)
+            let done = Self.tagged(mine, position: 0, startedAgo: 29)
+            var dropped = Self.tagged(mine, position: 1, startedAgo: 25)
+            dropped.status = "aborted"
+            dropped.healthDecision = "skip"
+            dropped.reason = "Discarded by a long press."
+            let receipt = try await store.ingest(try IngestPlan.validate(F.batch([done, dropped])), deviceID: F.deviceID, nowUnixNanoseconds: F.now)
+            #expect(receipt.accepted == 2 && receipt.refused == nil)
+            #expect(try await store.studyStatus(nowUnixNanoseconds: F.now).map { $0.status?.done } == [1, 0])
+            let stored = try await store.sessions(CollectorSessionQuery(device: F.deviceID))
+            let back = try #require(stored.first { $0.session.id == dropped.id })
+            #expect(back.session.status == "aborted" && back.session.reason == "Discarded by a long press.")
+            // Neither the analysis nor the tidy export takes it as a measurement.
+            #expect(Set(StudyObservations.of(stored).map(\.sessionID)) == [done.id])
+            #expect(TidyExport.rows(back).isEmpty)
+        }
+    }
+
     @Test(arguments: StoreKind.available)
     func aProtocolNeverAssignedAndADeviceWithoutParticipantAreRefused(kind: StoreKind) async throws {
         try await kind.withStore { store in

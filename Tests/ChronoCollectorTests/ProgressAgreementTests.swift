@@ -90,7 +90,7 @@ struct ProgressAgreementTests {
 
         try await kind.withStore { collector in
             _ = try await F.enrol(collector)
-            let synced = finishes.compactMap {
+            let synced = finishes.map {
                 SyncedSession(sessionID: $0.sessionID, outcome: $0.outcome, anchor: $0.anchor, board: $0.board,
                               wallClockSynchronised: true, soundAudibleAtStart: true, boundariesFired: $0.boundariesFired)
             }

@@ -5,8 +5,8 @@ import ChronoSync
 import Foundation
 import Testing
 
-/// The round-trip property of issue 33: generated finished sessions of every mode, with and without a
-/// study tag and with feedback shown or withheld, come back unchanged through every form — the
+/// The round-trip property of issue 33: generated finished sessions of every mode and status (aborted
+/// and interrupted ones travel too), with and without a study tag and with feedback shown or withheld, come back unchanged through every form — the
 /// fallback file and `import` into a device's store (its row, then its CSV), and the sync wire form,
 /// a batch and a collector's row on each store (then the collector's CSV, which must equal the
 /// device's). A field one form drops makes the comparison of that form fail.
@@ -78,8 +78,14 @@ struct SessionRoundTripPropertyTests {
             }
         }
         let end = cursor + .milliseconds(Int64(g.int(1...900)))
-        let outcome = SessionOutcome(status: .completed, configuration: configuration, startedAt: start, endedAt: end,
-                                     attempts: attempts, boundaries: boundaries, fearSoundEffective: mode == .fear && g.bool(), reason: nil,
+        // Every status a finished session can have, each with the kind of reason the device records
+        // (a completed one ended early for the battery has one too).
+        let (status, reason): (SessionStatus, String?) = [
+            (.completed, nil), (.completed, nil), (.completed, "Ended early: the battery (5 %) lasts about 13s more."),
+            (.aborted, "Discarded by a long press."), (.interrupted, "The program stopped before the session ended (crash, power loss or kill)."),
+        ][g.int(0...4)]
+        let outcome = SessionOutcome(status: status, configuration: configuration, startedAt: start, endedAt: end,
+                                     attempts: attempts, boundaries: boundaries, fearSoundEffective: mode == .fear && g.bool(), reason: reason,
                                      timingLateness: g.int(0...4) == 0 ? TimeSpan(nanoseconds: Int64(g.int(1...90_000_000))) : nil)
         let anchor = WallClockAnchor(unixNanoseconds: F.now - Int64(g.int(2...200)) * 3_600_000_000_000, monotonic: start,
                                      utcOffsetSeconds: [0, 3600, -18_000, 19_800][g.int(0...3)])
@@ -102,6 +108,7 @@ struct SessionRoundTripPropertyTests {
     func everyFormGivesTheSessionBack(kind: StoreKind) async throws {
         let finishes = try Self.sessions(seed: 33, count: 40)
         #expect(Set(finishes.map(\.outcome.mode)).count == 4)
+        #expect(Set(finishes.map(\.outcome.status)) == [.completed, .aborted, .interrupted])
         #expect(finishes.contains { $0.study == nil } && finishes.contains { $0.resultsWithheld } && finishes.contains { $0.study?.feedbackShown == true })
 
         // The device: each session through its fallback file and `import`, into a store of its own.
@@ -122,10 +129,10 @@ struct SessionRoundTripPropertyTests {
         }
 
         // The collector: the wire form, as JSON, in one batch, into the store and back.
-        let wires = try finishes.map { finish in
-            try #require(SyncedSession(sessionID: finish.sessionID, outcome: finish.outcome, anchor: finish.anchor, board: finish.board,
-                                       wallClockSynchronised: true, soundAudibleAtStart: finish.soundAudibleAtStart ?? false,
-                                       boundariesFired: finish.boundariesFired, study: finish.study))
+        let wires = finishes.map { finish in
+            SyncedSession(sessionID: finish.sessionID, outcome: finish.outcome, anchor: finish.anchor, board: finish.board,
+                          wallClockSynchronised: true, soundAudibleAtStart: finish.soundAudibleAtStart ?? false,
+                          boundariesFired: finish.boundariesFired, study: finish.study)
         }
         for (wire, finish) in zip(wires, finishes) {
             let decoded = try JSONDecoder().decode(SyncedSession.self, from: try JSONEncoder().encode(wire))

@@ -31,6 +31,12 @@ struct ExportAndSettingsTests {
         #expect(records.filter { $0.contains(",boundary,") }.count == 3)
         #expect(records.filter { $0.contains(",session,") }.count == 1)
         #expect(!records.contains { $0.hasPrefix(sid("A")) })
+        // The interrupted session's row ends with its reason (the last column); a completed one's is empty.
+        let interrupted = records.filter { $0.hasPrefix(sid("X")) }
+        #expect(interrupted.count == 1 && interrupted.allSatisfy {
+            $0.hasSuffix(",\"The program stopped before the session ended (crash, power loss or kill).\"")
+        }, "\(interrupted)")
+        #expect(records.filter { $0.hasPrefix(sid("P")) }.allSatisfy { $0.hasSuffix(",") })
         var recent = ""
         try store.exportCSV(days: 90, nowUnixNanoseconds: Sample.now + 100 * 86_400_000_000_000) { recent += $0 }
         #expect(recent.components(separatedBy: "\r\n").count == 2)

@@ -71,37 +71,39 @@ struct SessionNoteStoreTests {
         #expect(try store.session(id: sid("N1")).note == "kept")
     }
 
-    @Test("a changed note re-queues a completed session after the cursor; the same note, or an aborted session's, does not")
+    @Test("a changed note re-queues a finished session of any status after the cursor; the same note does not")
     func outboxRequeue() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try Self.open(directory)
         try store.recordSessionFinished(Sample.finish(sid("N2"), Sample.attempts(.challenge, [60], status: .aborted)), nowUnixNanoseconds: Sample.now)
-        try store.recordSyncSuccess(acknowledgedThrough: 1, preferences: [], nowUnixNanoseconds: Sample.now)
+        try store.recordSyncSuccess(acknowledgedThrough: 2, preferences: [], nowUnixNanoseconds: Sample.now)
         #expect(try store.syncState().pending == 0)
 
         try store.setNote(sessionID: sid("N1"), note: "after coffee")
         #expect(try store.syncState().pending == 1)
         let batch = try store.syncOutboxBatch()
-        #expect(batch.after == 1 && batch.through == 2)
+        #expect(batch.after == 2 && batch.through == 3)
         #expect(batch.sessions.map(\.id) == [sid("N1")])
         #expect(batch.sessions.map(\.note) == ["after coffee"])
 
         // The same note again: nothing to send again.
         #expect(try store.setNote(sessionID: sid("N1"), note: "after coffee ").changed == false)
-        #expect(try store.syncOutboxBatch().through == 2)
-        try store.recordSyncSuccess(acknowledgedThrough: 2, preferences: [], nowUnixNanoseconds: Sample.now)
+        #expect(try store.syncOutboxBatch().through == 3)
+        try store.recordSyncSuccess(acknowledgedThrough: 3, preferences: [], nowUnixNanoseconds: Sample.now)
         #expect(try store.syncState().pending == 0)
 
-        // An aborted session keeps its note on the device and is never sent.
-        #expect(try store.setNote(sessionID: sid("N2"), note: "phone rang").queuedForSync == false)
-        #expect(try store.syncState().pending == 0)
-        #expect(try store.session(id: sid("N2")).note == "phone rang")
+        // An aborted session travels too (a study counts dropout), and so does its note.
+        #expect(try store.setNote(sessionID: sid("N2"), note: "phone rang").queuedForSync)
+        let aborted = try store.syncOutboxBatch()
+        #expect(aborted.after == 3 && aborted.through == 4)
+        #expect(aborted.sessions.map(\.status) == ["aborted"] && aborted.sessions.map(\.note) == ["phone rang"])
+        try store.recordSyncSuccess(acknowledgedThrough: 4, preferences: [], nowUnixNanoseconds: Sample.now)
 
         // Cleared: sent again with no note.
         try store.setNote(sessionID: sid("N1"), note: nil)
         let cleared = try store.syncOutboxBatch()
-        #expect(cleared.after == 2 && cleared.through == 3 && cleared.sessions.map(\.note) == [nil])
+        #expect(cleared.after == 4 && cleared.through == 5 && cleared.sessions.map(\.note) == [nil])
     }
 
     @Test("the CSV's last column is the note, quoted and with a formula neutralised; exact header")
@@ -115,13 +117,13 @@ struct SessionNoteStoreTests {
         var text = ""
         try store.exportCSV(days: nil, nowUnixNanoseconds: Sample.now) { text += $0 }
         let records = text.components(separatedBy: "\r\n").dropLast()
-        #expect(records.first == "session_id,session_started_at,session_ended_at,mode,status,target_interval_seconds,planned_count,done_count,board,fear_threshold_percent,fear_sound_effective,time_acuity_score,mean_abs_error_seconds,mean_signed_error_seconds,std_dev_error_seconds,mean_abs_percent_error,total_duration_seconds,health_log,row_kind,row_index,row_at,start_mark_ns,tap_mark_ns,elapsed_seconds,signed_error_seconds,abs_percent_error,zone,boundary_due_ns,boundary_fired_ns,boundary_fired_late_ms,timing_late_ms,note,presented_start_mono_ns,presented_end_mono_ns,feedback_withheld,results_withheld")
+        #expect(records.first == "session_id,session_started_at,session_ended_at,mode,status,target_interval_seconds,planned_count,done_count,board,fear_threshold_percent,fear_sound_effective,time_acuity_score,mean_abs_error_seconds,mean_signed_error_seconds,std_dev_error_seconds,mean_abs_percent_error,total_duration_seconds,health_log,row_kind,row_index,row_at,start_mark_ns,tap_mark_ns,elapsed_seconds,signed_error_seconds,abs_percent_error,zone,boundary_due_ns,boundary_fired_ns,boundary_fired_late_ms,timing_late_ms,note,presented_start_mono_ns,presented_end_mono_ns,feedback_withheld,results_withheld,reason")
         let coffee = records.filter { $0.hasPrefix(sid("N1")) }
         #expect(coffee.count == 2)
-        #expect(coffee.allSatisfy { $0.hasSuffix(",,\"after coffee, \"\"strong\"\"\",,,,") })
+        #expect(coffee.allSatisfy { $0.hasSuffix(",,\"after coffee, \"\"strong\"\"\",,,,,") })
         let formula = records.filter { $0.hasPrefix(sid("N3")) }
         #expect(formula.count == 1)
-        #expect(formula.allSatisfy { $0.hasSuffix(",,\"'=HYPERLINK(\"\"http://x\"\")\",,,,") })
+        #expect(formula.allSatisfy { $0.hasSuffix(",,\"'=HYPERLINK(\"\"http://x\"\")\",,,,,") })
     }
 
     @Test("a note damaged in the file is reported as damage, never shown")

@@ -29,26 +29,51 @@ struct SyncStoreTests {
         #expect(try ChronoStore.openForTest(directory).syncDeviceID() == first)
     }
 
-    @Test("only completed sessions enter the outbox, saved or imported; aborted and interrupted never do")
-    func onlyCompleted() throws {
+    @Test("every finished session enters the outbox with its status and reason, saved, recovered or imported; a running one never does")
+    func everyFinishedSession() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let store = try ChronoStore.openForTest(directory)
         try store.recordSessionFinished(Self.finish(sid("A")), nowUnixNanoseconds: Sample.now)
         try store.recordSessionFinished(Self.finish(sid("B"), status: .aborted), nowUnixNanoseconds: Sample.now)
         try store.recordSessionFinished(Self.finish(sid("C"), status: .interrupted), nowUnixNanoseconds: Sample.now)
-        // A session left running by a process that is gone becomes interrupted: not sent either.
+        // A session left running by a process that is gone becomes interrupted, and is numbered then.
         try store.recordSessionStarted(SessionStartRecord(sessionID: sid("D"), configuration: Sample.attempts(.challenge, [60]).configuration,
                                                           anchor: Sample.anchor, board: "pi4b", soundAudible: true),
                                        writer: ProcessIdentity(bootID: "gone", pid: 1, startTicks: 1))
+        #expect(try store.syncOutboxBatch().sessions.map(\.id) == [sid("A"), sid("B"), sid("C")])
         _ = try store.recoverInterruptedSessions(nowUnixNanoseconds: Sample.now)
         try store.importFinishedSessions([Self.finish(sid("E"), minutes: 5), Self.finish(sid("F"), minutes: 6, status: .aborted)], nowUnixNanoseconds: Sample.now)
         // Saving the same session again numbers it once.
         try store.recordSessionFinished(Self.finish(sid("A")), nowUnixNanoseconds: Sample.now)
         let batch = try store.syncOutboxBatch()
-        #expect(batch.sessions.map(\.id) == [sid("A"), sid("E")])
-        #expect(batch.sessions.allSatisfy { $0.status == "completed" })
+        #expect(batch.sessions.map(\.id) == [sid("A"), sid("B"), sid("C"), sid("D"), sid("E"), sid("F")])
+        #expect(batch.sessions.map(\.status) == ["completed", "aborted", "interrupted", "interrupted", "completed", "aborted"])
+        #expect(batch.sessions.map(\.healthDecision) == ["record", "skip", "skip", "skip", "record", "skip"])
+        #expect(batch.sessions[3].reason == "The program stopped before the session ended (crash, power loss or kill).")
+        #expect(try store.syncState().pending == 6)
+    }
+
+    @Test("a store from before unfinished sessions synced numbers its aborted and interrupted ones after the rest, once")
+    func unfinishedBackfill() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        do {
+            let store = try ChronoStore.openForTest(directory)
+            try store.recordSessionFinished(Self.finish(sid("done"), minutes: 10), nowUnixNanoseconds: Sample.now)
+            try store.recordSessionFinished(Self.finish(sid("abort"), minutes: 20, status: .aborted), nowUnixNanoseconds: Sample.now)
+            try store.recordSessionFinished(Self.finish(sid("cut"), minutes: 5, status: .interrupted), nowUnixNanoseconds: Sample.now)
+            // Back to the outbox as the previous version kept it: completed sessions only, one acknowledged.
+            try store.write { db in
+                try db.execute(sql: "DELETE FROM sync_outbox WHERE session_id IN (?, ?)", arguments: [sid("abort"), sid("cut")])
+                try db.execute(sql: "UPDATE sync_device SET cursor = (SELECT MAX(position) FROM sync_outbox)")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [SyncUnfinishedSchema.migrationIdentifier])
+            }
+        }
+        let store = try ChronoStore.openForTest(directory)
+        #expect(try store.syncOutboxBatch().sessions.map(\.id) == [sid("cut"), sid("abort")])
         #expect(try store.syncState().pending == 2)
+        #expect(try store.integrityCheck() == ["ok"])
     }
 
     @Test("a store from before sync gets its completed sessions backfilled in start order")

@@ -42,11 +42,12 @@ struct TimingFlagStoreTests {
         var csv = ""
         try store.exportCSV(days: nil, nowUnixNanoseconds: Sample.now) { csv += $0 }
         let rows = csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }.map { $0.components(separatedBy: ",") }
-        // The timing flag, then the person's note (issue 22), then the four columns added since (the
-        // presented marks, the withheld flags), on every row.
-        #expect(Array(rows[0].suffix(6).prefix(2)) == ["timing_late_ms", "note"])
+        // The timing flag, then the person's note (issue 22), keep their places; the columns added since
+        // (the presented marks, the withheld flags, the reason) come after them, on every row.
+        let flag = try #require(rows[0].firstIndex(of: "timing_late_ms"))
+        #expect(rows[0][flag + 1] == "note" && rows[0].suffix(5) == ["presented_start_mono_ns", "presented_end_mono_ns",
+                                                                     "feedback_withheld", "results_withheld", "reason"])
         #expect(rows.dropFirst().allSatisfy { $0.count == rows[0].count })
-        let flag = rows[0].count - 6
         #expect(rows.filter { $0[0] == Self.stalled }.map { $0[flag] } == ["1500.123456", "1500.123456", "1500.123456"])
         #expect(rows.filter { $0[0] == Self.onTime }.map { $0[flag] } == ["", "", ""])
     }

@@ -21,14 +21,14 @@ struct SyncedSessionTests {
             boundaries: [], fearSoundEffective: false, reason: status == .completed ? nil : "discarded")
     }
 
-    static func wire(_ outcome: SessionOutcome) -> SyncedSession? {
+    static func wire(_ outcome: SessionOutcome) -> SyncedSession {
         SyncedSession(sessionID: "0b7c2f4e-3a51-4c7e-9d0a-5f1e2d3c4b5a", outcome: outcome, anchor: anchor, board: "raspberry-pi-4b",
                       wallClockSynchronised: true, soundAudibleAtStart: true, boundariesFired: [])
     }
 
     @Test func aCompletedSessionRoundTripsThroughJSONToTheSameOutcome() throws {
         let outcome = try Self.challenge()
-        let session = try #require(Self.wire(outcome))
+        let session = Self.wire(outcome)
         let decoded = try JSONDecoder().decode(SyncedSession.self, from: JSONEncoder().encode(session))
         #expect(decoded == session)
         #expect(try decoded.validatedOutcome() == outcome)
@@ -38,13 +38,50 @@ struct SyncedSessionTests {
         #expect(try decoded.validatedOutcome().attempts.map(\.signedError.milliseconds) == [1500, -100])
     }
 
-    @Test func abortedAndInterruptedSessionsNeverBecomeWireSessions() throws {
-        #expect(Self.wire(try Self.challenge(status: .aborted)) == nil)
-        #expect(Self.wire(try Self.challenge(status: .interrupted)) == nil)
+    /// A study counts dropout: an aborted or interrupted session travels with its status and reason,
+    /// and with no health record.
+    @Test(arguments: [SessionStatus.aborted, .interrupted])
+    func anUnfinishedSessionTravelsWithItsStatusAndReason(status: SessionStatus) throws {
+        let outcome = try Self.challenge(status: status)
+        let session = Self.wire(outcome)
+        #expect(session.status == status.rawValue)
+        #expect(session.reason == "discarded")
+        #expect(session.healthDecision == "skip")
+        let decoded = try JSONDecoder().decode(SyncedSession.self, from: JSONEncoder().encode(session))
+        #expect(decoded == session)
+        #expect(try decoded.validatedOutcome() == outcome)
+    }
+
+    @Test func anUnfinishedSessionClaimingAHealthRecordIsRefused() throws {
+        var session = Self.wire(try Self.challenge(status: .aborted))
+        session.healthDecision = "record"
+        #expect(throws: SyncValidationError(sessionID: session.id, rule: "session_shape",
+                                            problem: "health_decision is 'record' for a session that is aborted; only completed sessions are logged")) {
+            try session.validatedOutcome()
+        }
+    }
+
+    @Test func aReasonLongerThanTheCoresBoundIsRefused() throws {
+        var session = Self.wire(try Self.challenge(status: .interrupted))
+        session.reason = String(repeating: "r", count: SessionValidation.maximumReasonLength + 1)
+        #expect(throws: SyncValidationError(sessionID: session.id, rule: "session_text", problem: "the reason is 501 characters long; at most 500")) {
+            try session.validatedOutcome()
+        }
+    }
+
+    /// A batch from a device older than the field: no `reason` member, still read.
+    @Test func aSessionWithoutAReasonMemberDecodes() throws {
+        let session = Self.wire(try Self.challenge())
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(session)) as? [String: Any])
+        #expect(object["reason"] == nil)
+        object.removeValue(forKey: "reason")
+        let decoded = try JSONDecoder().decode(SyncedSession.self, from: JSONSerialization.data(withJSONObject: object))
+        #expect(decoded.reason == nil)
+        #expect(try decoded.validatedOutcome() == (try Self.challenge()))
     }
 
     @Test func theWireNamesAreSnakeCaseAsDocumented() throws {
-        let session = try #require(Self.wire(try Self.challenge()))
+        let session = Self.wire(try Self.challenge())
         let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(session)) as? [String: Any])
         #expect(Set(object.keys) == [
             "id", "mode", "status", "target_interval_ms", "planned_count", "fear_threshold", "interval_pattern",
@@ -58,7 +95,7 @@ struct SyncedSessionTests {
     }
 
     @Test(arguments: [
-        ("status", "aborted", "only completed sessions are synced"),
+        ("status", "running", "a running session is never synced"),
         ("mode", "nap", "is not challenge, fear, passive or reproduction"),
         ("id", "session-42", "not a UUID"),
         ("target_interval_ms", "0", "outside 1…7259000"),
@@ -66,7 +103,7 @@ struct SyncedSessionTests {
         ("health_decision", "maybe", "not record or skip"),
     ])
     func aCollectorRefusesABadFieldByName(field: String, value: String, problem: String) throws {
-        let session = try #require(Self.wire(try Self.challenge()))
+        let session = Self.wire(try Self.challenge())
         var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(session)) as? [String: Any])
         object[field] = Int64(value).map { $0 as Any } ?? value
         let bad = try JSONDecoder().decode(SyncedSession.self, from: JSONSerialization.data(withJSONObject: object))
@@ -75,7 +112,7 @@ struct SyncedSessionTests {
     }
 
     @Test func attemptsOutsideTheirSessionAreRefused() throws {
-        var session = try #require(Self.wire(try Self.challenge()))
+        var session = Self.wire(try Self.challenge())
         session.attempts[1].tapMonotonicNanoseconds = session.endedMonotonicNanoseconds + 1
         #expect(throws: SyncValidationError(sessionID: session.id, rule: "session_order", problem: "attempt 2's tap comes after the session ended")) {
             try session.validatedOutcome()

@@ -47,9 +47,9 @@ struct SyncedStudyTests {
         let outcome = SessionOutcome(status: .completed, configuration: configuration, startedAt: start, endedAt: start + .seconds(13),
                                      attempts: [attempt], boundaries: [], fearSoundEffective: false, reason: nil)
         let anchor = WallClockAnchor(unixNanoseconds: 1_795_000_000_000_000_000, monotonic: start, utcOffsetSeconds: 3600)
-        let session = try #require(SyncedSession(sessionID: "00000000-0000-4000-8000-000000000007", outcome: outcome, anchor: anchor,
-                                                 board: "desktop", wallClockSynchronised: true, soundAudibleAtStart: false,
-                                                 boundariesFired: [], study: tag))
+        let session = SyncedSession(sessionID: "00000000-0000-4000-8000-000000000007", outcome: outcome, anchor: anchor,
+                                    board: "desktop", wallClockSynchronised: true, soundAudibleAtStart: false,
+                                    boundariesFired: [], study: tag)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let text = String(decoding: try encoder.encode(session), as: UTF8.self)

@@ -151,14 +151,14 @@ tls_scenario() {
     line=$(tls_device "$dir/trust" "$binary" sync now --data-dir "$device" 2>&1) && status=0 || status=$?
     note "pushed: exit $status: $line"
     local ids=$dir/device.ids
-    sqlite3 "$device/chronoception.sqlite" "SELECT lower(id) FROM session WHERE status = 'completed' ORDER BY 1" > "$ids"
+    sqlite3 "$device/chronoception.sqlite" "SELECT lower(id) FROM session WHERE status <> 'running' ORDER BY 1" > "$ids"
     all_arrived() {
         [ "$status" -eq 0 ] && [ -s "$ids" ] \
             && cmp -s "$ids" <(collector_sql "SELECT lower(id) FROM session ORDER BY 1") \
             && [ "$(sqlite3 "$device/chronoception.sqlite" "SELECT COUNT(*) FROM sync_outbox WHERE position > (SELECT cursor FROM sync_device)")" -eq 0 ]
     }
     local sent; sent=$(wc -l < "$ids")
-    check "tls: sync now over https pushed all $sent completed sessions ($(( (sent + 199) / 200 )) batches), each once, nothing pending" all_arrived
+    check "tls: sync now over https pushed all $sent finished sessions ($(( (sent + 199) / 200 )) batches), each once, nothing pending" all_arrived
 
     # Through the proxy the read API is not the local user's: the proxy passes the client's Host.
     local answer

@@ -3,7 +3,8 @@
 `chronoception collector serve` on SQLite and three devices whose `simulate`-made histories were pushed
 with `collector enrol` + `sync add` + `sync now`. The device picker names the devices; a device's
 progress shows the numbers of the device's own `progress --json`; a participant's adds up their
-devices; the CSV link downloads one row per completed session with the device columns; the pickers
+devices; the CSV link downloads the rows of every finished session (completed, aborted, interrupted)
+with the device columns; the pickers
 work from the keyboard; no horizontal overflow at phone and desktop width. Run by Tests/web/run."""
 import csv, datetime, io, json, math, os, re, shutil, tempfile, urllib.request
 
@@ -38,7 +39,12 @@ def make_device(binary, collector, work, name, participant, bursts):
     run(binary, "sync", "now", "--data-dir", data)
     progress = json.loads(run(binary, "progress", "--json", "--data-dir", data))
     exported = list(csv.DictReader(io.StringIO(run(binary, "export", "csv", "--all", "--data-dir", data), newline="")))
-    return data, progress, [row for row in exported if row["status"] == "completed"]
+    return data, progress, [row for row in exported if row["status"] != "running"]
+
+
+def finished_sessions(progress):
+    """Completed, aborted and interrupted: every session that travels to the collector."""
+    return sum(progress[f"{status}_sessions"] for status in ("completed", "aborted", "interrupted"))
 
 
 def device_interval(binary, data, seconds):
@@ -187,9 +193,9 @@ def test_collector(binary, artifacts):
             devices[name] = {"participant": participant, "data": data, "progress": progress, "rows": rows}
         listed = {d["name"]: d for d in collector.api("/devices")["devices"]}
         for name, device in devices.items():
-            check(f"{name}: the collector holds the device's completed sessions",
-                  listed.get(name, {}).get("sessions") == device["progress"]["completed_sessions"],
-                  (listed.get(name), device["progress"]["completed_sessions"]))
+            finished = finished_sessions(device["progress"])
+            check(f"{name}: the collector holds the device's finished sessions, aborted and interrupted ones too",
+                  listed.get(name, {}).get("sessions") == finished, (listed.get(name), finished))
 
         driver = make_driver(downloads)
         set_size(driver, "desktop")
@@ -203,7 +209,7 @@ def test_collector(binary, artifacts):
         for name, device in devices.items():
             row = table.get(name, [])
             check(f"{name}: device table row (participant, board, sessions, enrolled)",
-                  row[1:4] == [device["participant"], "desktop", str(device["progress"]["completed_sessions"])] and row[4] == "—" and row[6] == "enrolled", row)
+                  row[1:4] == [device["participant"], "desktop", str(finished_sessions(device["progress"]))] and row[4] == "—" and row[6] == "enrolled", row)
         check("no device has a session refused at ingest, and no row says so",
               all(d.get("refused_sessions") == 0 for d in listed.values()) and not any("refused" in c for row in rows for c in row),
               [(n, d.get("refused_sessions")) for n, d in listed.items()])
@@ -214,12 +220,12 @@ def test_collector(binary, artifacts):
         screenshot(driver, os.path.join(artifacts, "collector-devices-desktop.png"))
 
         # The CSV has the device export's rows (one per attempt or boundary, docs/STORE.md) of every
-        # completed session, each with the device's columns in front.
+        # finished session, each with the device's columns in front.
         everything = download_csv(driver, downloads)
-        total = sum(d["progress"]["completed_sessions"] for d in devices.values())
+        total = sum(finished_sessions(d["progress"]) for d in devices.values())
         sessions = {r["session_id"] for r in everything}
-        check("CSV of all devices: every completed session, none other", len(sessions) == total, (len(sessions), total))
-        check("CSV of all devices: as many rows as the devices' own exports of completed sessions",
+        check("CSV of all devices: every finished session, none other", len(sessions) == total, (len(sessions), total))
+        check("CSV of all devices: as many rows as the devices' own exports of finished sessions",
               len(everything) == sum(len(d["rows"]) for d in devices.values()), (len(everything), sum(len(d["rows"]) for d in devices.values())))
         check("CSV has the device columns first", everything and list(everything[0])[:3] == ["device_id", "device_name", "participant"], everything[:1] and list(everything[0]))
         for name, device in devices.items():
@@ -244,11 +250,15 @@ def test_collector(binary, artifacts):
             # its start (a later "now" scales every score alike, so the order does not drift), each card
             # with the numbers the device's own store gives for that interval.
             shown = collector.api("/progress?device=" + name)["progress"]["intervals"]
-            scores, now = {}, datetime.datetime.now(datetime.timezone.utc).timestamp()
+            # Every synced session is a use (aborted and interrupted ones too, as on the device); an
+            # interval is shown only once it has a completed session (docs/STORE.md, progress).
+            scores, completed, now = {}, set(), datetime.datetime.now(datetime.timezone.utc).timestamp()
             for synced in collector.api("/sessions?limit=10000&device=" + name)["sessions"]:
                 age = max(now - datetime.datetime.fromisoformat(synced["started_at"]).timestamp(), 0)
                 scores[synced["target_interval_ms"]] = scores.get(synced["target_interval_ms"], 0) + 0.5 ** (age / (14 * 86_400))
-            ranked = sorted(scores, key=lambda ms: (-scores[ms], ms))[:5]
+                if synced["status"] == "completed":
+                    completed.add(synced["target_interval_ms"])
+            ranked = sorted(completed, key=lambda ms: (-scores[ms], ms))[:5]
             check(f"{name}: the cards are its intervals in frecency order", [i["target_interval_seconds"] * 1000 for i in shown] == ranked,
                   ([i["interval"] for i in shown], ranked))
             own = [device_interval(binary, device["data"], i["target_interval_seconds"]) for i in shown]
@@ -278,7 +288,7 @@ def test_collector(binary, artifacts):
         check("participant P01: the device picker is cleared", picker.first_selected_option.get_attribute("value") == "")
         rows = download_csv(driver, downloads)
         check("participant P01: CSV holds both devices' rows", len(rows) == sum(len(d["rows"]) for d in anna) and
-              len({r["session_id"] for r in rows}) == expected["completed_sessions"] and {r["device_name"] for r in rows} == {"anna-pi", "anna-desktop"},
+              len({r["session_id"] for r in rows}) == finished_sessions(expected) and {r["device_name"] for r in rows} == {"anna-pi", "anna-desktop"},
               (len(rows), {r["device_name"] for r in rows}))
 
         for size in SIZES:

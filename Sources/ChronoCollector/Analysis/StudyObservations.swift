@@ -4,7 +4,8 @@ import ChronoSync
 /// The collector's sessions as the study analysis takes them: one `TimingObservation` per attempt of
 /// every attempt mode (Challenge, Fear, Reproduction), produced = `tap − start` in the device's
 /// monotonic nanoseconds, target = the session's interval, grouped by the session's study tag (none
-/// outside a study). Passive sessions have no produced durations and are left out; a stored session
+/// outside a study). Completed sessions only, as the tidy export: Passive sessions have no produced
+/// durations, aborted and interrupted ones count as dropout, not as measurements, and a stored session
 /// that no longer validates (edited by hand) is left out, as the CSV leaves it out. Pure.
 public enum StudyObservations {
     public static func of(_ sessions: [CollectorSession]) -> [TimingObservation] {
@@ -12,7 +13,7 @@ public enum StudyObservations {
         for stored in sessions {
             let wire = stored.session
             guard let mode = SessionMode(rawValue: wire.mode), mode.usesAttempts,
-                  let outcome = try? wire.validatedOutcome() else { continue }
+                  let outcome = try? wire.validatedOutcome(), outcome.status == .completed else { continue }
             let tag = study(wire)
             let group = AnalysisGroup(protocolName: tag?.protocolName, protocolVersion: tag?.protocolVersion,
                                       condition: tag?.condition, mode: wire.mode)

@@ -21,10 +21,12 @@ public enum TidyExport {
         if !chunk.isEmpty { try sink(chunk) }
     }
 
-    /// One session's rows, in `TidyCodebook.columns` order; none for a session that no longer validates.
+    /// One session's rows, in `TidyCodebook.columns` order; none for a session that no longer validates,
+    /// and none for an aborted or interrupted one: the tidy export holds the measurements an analysis
+    /// uses, and dropout is counted from `export csv`'s status and reason and the study's status.
     public static func rows(_ stored: CollectorSession, consent: StudyConsent.Record? = nil) -> [[String]] {
         let wire = stored.session
-        guard let outcome = try? wire.validatedOutcome() else { return [] }
+        guard let outcome = try? wire.validatedOutcome(), outcome.status == .completed else { return [] }
         let tag = StudyObservations.study(wire)
         let anchor = wire.anchor
         let target = wire.targetIntervalMilliseconds * 1_000_000

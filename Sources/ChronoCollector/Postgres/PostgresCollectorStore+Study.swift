@@ -117,7 +117,7 @@ extension PostgresCollectorStore {
                 let version = Int64(assignment.protocolVersion)
                 let completions = try await Self.all(connection, """
                     SELECT study_plan_position, ended_unix_ns FROM session
-                    WHERE study_participant = \(assignment.participant) AND study_protocol = \(assignment.protocolName) AND study_protocol_version = \(version)
+                    WHERE study_participant = \(assignment.participant) AND study_protocol = \(assignment.protocolName) AND study_protocol_version = \(version) AND status = 'completed'
                     """, logger).map {
                     StudySchedule.Completion(position: Int(try $0[0].decode(Int64.self)), endedUnixNanoseconds: try $0[1].decode(Int64.self))
                 }

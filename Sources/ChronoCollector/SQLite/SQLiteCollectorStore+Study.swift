@@ -105,7 +105,7 @@ extension SQLiteCollectorStore {
                 let assignment = Self.assignment(row)
                 let completions = try Row.fetchAll(db, sql: """
                     SELECT study_plan_position, ended_unix_ns FROM session
-                    WHERE study_participant = ? AND study_protocol = ? AND study_protocol_version = ?
+                    WHERE study_participant = ? AND study_protocol = ? AND study_protocol_version = ? AND status = 'completed'
                     """, arguments: [assignment.participant, assignment.protocolName, assignment.protocolVersion]).map {
                     StudySchedule.Completion(position: $0[0], endedUnixNanoseconds: $0[1])
                 }

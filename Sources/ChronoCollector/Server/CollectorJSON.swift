@@ -36,6 +36,7 @@ enum CollectorJSON {
         var members: [(String, JSONValue)] = [
             ("id", .string(wire.id)), ("device_id", .string(stored.deviceID)), ("device_name", .string(stored.deviceName)),
             ("participant", stored.participant.map(JSONValue.string) ?? .null), ("mode", .string(wire.mode)),
+            ("status", .string(wire.status)), ("reason", wire.reason.map(JSONValue.string) ?? .null),
             ("target_interval_ms", .int(wire.targetIntervalMilliseconds)), ("planned_count", .int(wire.plannedCount)),
             ("health_decision", .string(wire.healthDecision)), ("received_at", instant(stored.receivedUnixNanoseconds)),
             ("note", wire.note.map(JSONValue.string) ?? .null),

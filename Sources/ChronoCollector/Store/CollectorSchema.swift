@@ -29,7 +29,11 @@ public enum CollectorSchema {
         // Version 3: the person's note (`SyncedSession.note`); NULL when none and from older devices.
         // The one column a re-sent session updates (by its own device), every other one is kept.
         (name: "note", type: ColumnType.text, nullable: true),
-    ] + studySessionColumns
+    ] + studySessionColumns + [
+        // Version 8: why the session ended as it did (`SyncedSession.reason`); NULL when none and from
+        // older devices. Aborted and interrupted sessions arrive from version 8's devices on.
+        (name: "reason", type: ColumnType.text, nullable: true),
+    ]
 
     /// Version 4: a session's study tag (`SyncedSession.study`, `StudyTag`); all NULL for a session run
     /// outside a study and from older devices, all set together otherwise.
@@ -170,6 +174,9 @@ public enum CollectorSchema {
         // Version 7: the device's newest consent decision on its study (`SyncBatch.consent`,
         // `StudyConsent`): all NULL before one arrives and from older devices, all set together otherwise.
         Migration(sqlite: consentColumns(integer: "INTEGER"), postgres: consentColumns(integer: "BIGINT")),
+        // Version 8: a session's reason (`SyncedSession.reason`).
+        Migration(sqlite: ["ALTER TABLE session ADD COLUMN reason TEXT"],
+                  postgres: ["ALTER TABLE session ADD COLUMN reason TEXT"]),
     ]
 
     /// Version 7's columns on `device`: the decision, when it was taken, and the protocol and consent

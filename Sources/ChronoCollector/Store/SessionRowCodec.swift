@@ -31,7 +31,7 @@ enum SessionRowCodec {
             session.metrics.map { .real($0.meanAbsErrorSeconds) } ?? .null,
             wire.timingLateNanoseconds.map(CollectorValue.integer) ?? .null,
             wire.note.map(CollectorValue.text) ?? .null,
-        ] + studyValues(wire.study)
+        ] + studyValues(wire.study) + [wire.reason.map(CollectorValue.text) ?? .null]
     }
 
     /// The study tag's columns (`CollectorSchema.studySessionColumns`), all NULL without one.
@@ -95,6 +95,9 @@ enum SessionRowCodec {
         if row.count > 30, case .integer(let value) = row[30] { timingLate = value }
         var note: String?
         if row.count > 31, case .text(let value) = row[31] { note = value }
+        var reason: String?
+        if let index = CollectorSchema.sessionColumns.firstIndex(where: { $0.name == "reason" }), index < row.count,
+           case .text(let value) = row[index] { reason = value }
         return SyncedSession(
             id: try text(0), mode: try text(3), status: try text(4), targetIntervalMilliseconds: try integer(5),
             plannedCount: Int(try integer(6)), fearThreshold: try real(7), intervalPattern: try text(8),
@@ -105,7 +108,8 @@ enum SessionRowCodec {
             wallClockSynchronised: try boolean(19), board: try text(20), soundAudibleAtStart: try boolean(21),
             fearSoundEffective: try boolean(22), attempts: attempts, boundaries: boundaries, healthDecision: try text(23),
             healthSkipReason: skipReason, timingLateNanoseconds: timingLate, note: note,
-            study: study(row, from: CollectorSchema.sessionColumns.firstIndex { $0.name == "study_protocol" } ?? row.count))
+            study: study(row, from: CollectorSchema.sessionColumns.firstIndex { $0.name == "study_protocol" } ?? row.count),
+            reason: reason)
     }
 
     /// `a, b, c` of every session column, optionally prefixed (`s.a, s.b`).

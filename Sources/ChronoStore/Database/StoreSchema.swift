@@ -21,6 +21,7 @@ enum StoreSchema {
         migrator.registerMigration(StudySchema.migrationIdentifier, migrate: StudySchema.migrate)
         migrator.registerMigration(ReproductionSchema.migrationIdentifier, migrate: ReproductionSchema.migrate)
         migrator.registerMigration(StudyConsentSchema.migrationIdentifier, migrate: StudyConsentSchema.migrate)
+        migrator.registerMigration(SyncUnfinishedSchema.migrationIdentifier, migrate: SyncUnfinishedSchema.migrate)
         return migrator
     }
 

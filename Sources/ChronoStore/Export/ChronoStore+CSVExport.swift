@@ -15,7 +15,7 @@ extension ChronoStore {
         "abs_percent_error", "zone", "boundary_due_ns", "boundary_fired_ns", "boundary_fired_late_ms",
         "timing_late_ms", "note",
         // Appended later, so every column before keeps its place (docs/STORE.md).
-        "presented_start_mono_ns", "presented_end_mono_ns", "feedback_withheld", "results_withheld",
+        "presented_start_mono_ns", "presented_end_mono_ns", "feedback_withheld", "results_withheld", "reason",
     ]
 
     /// The earliest start included by "the last `days` days"; saturates rather than overflowing for
@@ -90,7 +90,8 @@ extension ChronoStore {
         // their places (the note as it is: `CSVText` quotes it and neutralises a formula).
         let timing = outcome.timingLateness.map { number(CueTiming.milliseconds($0)) } ?? ""
         let note = session.note ?? ""
-        let flags = [session.study.map { $0.feedbackShown ? "" : "true" } ?? "", resultsWithheld ? "true" : ""]
+        let flags = [session.study.map { $0.feedbackShown ? "" : "true" } ?? "", resultsWithheld ? "true" : "",
+                     session.isRunning ? "" : outcome.reason ?? ""]
         let noPresentation = ["", ""]
         var rows: [[String]] = []
         for attempt in outcome.attempts {

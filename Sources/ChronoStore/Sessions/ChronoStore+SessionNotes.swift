@@ -9,15 +9,16 @@ public struct SessionNoteChange: Hashable, Sendable {
     public var note: String?
     /// False when the session already had exactly this note (nothing was written or re-sent).
     public var changed: Bool
-    /// True when the change queued the session to be sent to the collector again (a completed session).
+    /// True when the change queued the session to be sent to the collector again (a finished session).
     public var queuedForSync: Bool
 }
 
 extension ChronoStore {
     /// Sets or clears (`nil`, or text that is empty once trimmed) a session's note, after the core's
-    /// one validator (`SessionNote`). A completed session whose note changed is queued for sync again
-    /// (its outbox entry moves after the cursor, `requeueForSync`), so the collector's copy of the note
-    /// follows; nothing else about a session ever changes after it finished.
+    /// one validator (`SessionNote`). A finished session (completed, aborted or interrupted) whose note
+    /// changed is queued for sync again (its outbox entry moves after the cursor, `requeueForSync`), so
+    /// the collector's copy of the note follows; nothing else about a session ever changes after it
+    /// finished.
     @discardableResult
     public func setNote(sessionID: String, note: String?) throws(StoreError) -> SessionNoteChange {
         let checked: String?
@@ -33,7 +34,8 @@ extension ChronoStore {
                 return SessionNoteChange(sessionID: id, note: checked, changed: false, queuedForSync: false)
             }
             try db.execute(sql: "UPDATE session SET note = ? WHERE id = ?", arguments: [checked, id])
-            let queued = status == SessionStatus.completed.rawValue
+            // A running session is sent when it finishes, with its note then.
+            let queued = status != "running"
             if queued { try requeueForSync(db, sessionID: id) }
             return SessionNoteChange(sessionID: id, note: checked, changed: true, queuedForSync: queued)
         }

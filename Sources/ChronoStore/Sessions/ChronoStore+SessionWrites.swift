@@ -140,7 +140,7 @@ extension ChronoStore {
         // A tag written with the start stays as it was (the same session, the same tag).
         if let study = finish.study { try writeStudyTag(db, sessionID: finish.sessionID, tag: study) }
         try completeSessionRow(db, finish: finish)
-        try addToOutbox(db, sessionID: finish.sessionID, status: outcome.status)
+        try addToOutbox(db, sessionID: finish.sessionID)
         switch decision {
         case .none(let reason):
             try setLedger(db, sessionID: finish.sessionID, state: .skipped, code: "not_eligible", reason: reason, now: now)
@@ -168,6 +168,7 @@ extension ChronoStore {
                     """, arguments: [id])
                 try setLedger(db, sessionID: id, state: .skipped, code: "not_eligible",
                               reason: "The session was interrupted; interrupted sessions are never logged.", now: nowUnixNanoseconds)
+                try addToOutbox(db, sessionID: id)
                 recovered.append(id)
             }
             return recovered

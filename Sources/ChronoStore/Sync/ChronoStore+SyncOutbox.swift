@@ -3,11 +3,11 @@ import ChronoSync
 import GRDB
 
 extension ChronoStore {
-    /// Numbers a session that has just been saved completed (or imported completed), in the saving
-    /// transaction, so a completed session is in the outbox exactly when it is in the store. Aborted
-    /// and interrupted sessions never enter it (SPEC §8).
-    func addToOutbox(_ db: Database, sessionID: String, status: SessionStatus) throws {
-        guard status == .completed else { return }
+    /// Numbers a session that has just finished (saved completed or aborted, imported, or recovered as
+    /// interrupted), in the transaction that finishes it, so a finished session is in the outbox exactly
+    /// when it is in the store. Aborted and interrupted sessions travel with their status and reason (a
+    /// study counts dropout); only a running session never does.
+    func addToOutbox(_ db: Database, sessionID: String) throws {
         try db.cachedStatement(sql: "INSERT INTO sync_outbox (session_id) VALUES (?) ON CONFLICT (session_id) DO NOTHING")
             .execute(arguments: [sessionID])
     }
@@ -21,7 +21,7 @@ extension ChronoStore {
         try db.cachedStatement(sql: "INSERT INTO sync_outbox (session_id) VALUES (?)").execute(arguments: [sessionID])
     }
 
-    /// The next batch after the cursor: at most `limit` completed sessions in outbox order, as they
+    /// The next batch after the cursor: at most `limit` finished sessions in outbox order, as they
     /// cross the wire. Empty (`after == through`) when nothing is pending.
     public func syncOutboxBatch(limit: Int = SyncProtocol.maximumSessionsPerBatch) throws(StoreError) -> SyncOutboxBatch {
         try read { db in
@@ -39,7 +39,7 @@ extension ChronoStore {
             }
             let byID = Dictionary(stored.map { ($0.sessionID, $0) }, uniquingKeysWith: { first, _ in first })
             let sessions = ids.compactMap { id -> SyncedSession? in
-                guard let session = byID[id] else { return nil }
+                guard let session = byID[id], !session.isRunning else { return nil }
                 return SyncedSession(sessionID: id, outcome: session.outcome, anchor: session.anchor, board: session.board,
                                      wallClockSynchronised: session.wallClockSynchronised,
                                      soundAudibleAtStart: audible[id] ?? true, boundariesFired: session.boundariesFired,

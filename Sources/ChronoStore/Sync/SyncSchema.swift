@@ -7,7 +7,7 @@ import GRDB
 /// - `sync_device`: one row made once — the device's own UUID (the same for every collector), the
 ///   cursor (the highest outbox position a collector acknowledged) and the highest preference clock
 ///   this device has seen (kept through `delete-all`, so a Lamport clock never goes back).
-/// - `sync_outbox`: completed sessions numbered in the order they were saved or imported.
+/// - `sync_outbox`: finished sessions numbered in the order they were saved, imported or recovered.
 ///   AUTOINCREMENT, so a position is never reused, even after `delete-all` empties the table.
 /// - `sync_enrolment`: the collector this device pushes to, with its key (the key is a bearer
 ///   secret the device must present, so it is kept as it is, in the store's own file; it is never
