@@ -9,7 +9,7 @@ extension ChronoStore {
         let synchronised = start.wallClockSynchronised ?? kernelClock.isSynchronised()
         let study = try Self.checked(start.study)
         try write { db in
-            try insertSessionRow(db, id: start.sessionID, configuration: start.configuration, status: "running",
+            try insertSessionRow(db, id: start.sessionID, configuration: start.configuration,
                                  startedAt: start.anchor.monotonic, anchor: start.anchor, board: start.board,
                                  soundAudible: start.soundAudible, synchronised: synchronised, writer: writer)
             if let study { try writeStudyTag(db, sessionID: start.sessionID, tag: study) }
@@ -130,7 +130,7 @@ extension ChronoStore {
             synchronised = existing["wall_clock_synchronised"]
         } else {
             synchronised = finish.wallClockSynchronised ?? kernelClock.isSynchronised()
-            try insertSessionRow(db, id: finish.sessionID, configuration: outcome.configuration, status: "running",
+            try insertSessionRow(db, id: finish.sessionID, configuration: outcome.configuration,
                                  startedAt: outcome.startedAt, anchor: finish.anchor, board: finish.board,
                                  soundAudible: finish.soundAudibleAtStart ?? (outcome.mode != .fear || outcome.fearSoundEffective),
                                  synchronised: synchronised, writer: writer)
@@ -177,50 +177,19 @@ extension ChronoStore {
 
     // MARK: Rows
 
+    /// The start's row, unless the session already has one (the same session started again).
     private func insertSessionRow(
-        _ db: Database, id: String, configuration: SessionConfiguration, status: String, startedAt: MonotonicInstant,
+        _ db: Database, id: String, configuration: SessionConfiguration, startedAt: MonotonicInstant,
         anchor: WallClockAnchor, board: String, soundAudible: Bool, synchronised: Bool, writer: ProcessIdentity
     ) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO session (id, mode, target_interval_ms, planned_count, status, fear_threshold_percent,
-                sound_audible_at_start, interval_pattern, auto_start_next_attempt, feedback_ms, abort_window_ms,
-                debounce_ms, long_press_ms, started_mono_ns, anchor_unix_ns, anchor_mono_ns, utc_offset_seconds,
-                started_unix_ns, wall_clock_synchronised, board, boot_id, writer_pid, writer_start_ticks)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (id) DO NOTHING
-            """)
-        try statement.execute(arguments: [
-            id, configuration.mode.rawValue, configuration.interval.span.milliseconds, configuration.plannedCount, status,
-            configuration.fearThreshold, soundAudible, configuration.intervalPattern.description,
-            configuration.timing.autoStartNextAttempt, configuration.timing.feedbackDuration.milliseconds,
-            configuration.timing.abortConfirmWindow.milliseconds, configuration.gestures.debounce.milliseconds,
-            configuration.gestures.longPress.milliseconds, startedAt.nanoseconds, anchor.unixNanoseconds,
-            anchor.monotonic.nanoseconds, anchor.utcOffsetSeconds, anchor.unixNanoseconds(at: startedAt),
-            synchronised, board, writer.bootID, writer.pid, writer.startTicks,
-        ])
+        guard try !SessionStartRow.exists(db, key: id) else { return }
+        try SessionStartRow(id: id, configuration: configuration, startedAt: startedAt, anchor: anchor, board: board,
+                            soundAudible: soundAudible, synchronised: synchronised, writer: writer).insert(db)
     }
 
     private func completeSessionRow(_ db: Database, finish: SessionFinishRecord) throws {
         let outcome = finish.outcome
-        let usesAttempts = outcome.mode.usesAttempts
-        let metrics = outcome.metrics
-        let hasMetrics = usesAttempts && !outcome.attempts.isEmpty
-        try db.cachedStatement(sql: """
-            UPDATE session SET status = ?, reason = ?, started_mono_ns = ?, ended_mono_ns = ?, started_unix_ns = ?,
-                done_count = ?, attempt_count = ?, fear_sound_effective = ?, mean_abs_error_seconds = ?,
-                mean_signed_error_seconds = ?, std_dev_error_seconds = ?, mean_abs_percent_error = ?,
-                time_acuity_score = ?, total_duration_seconds = ?, board = ?, timing_late_ns = ?
-            WHERE id = ?
-            """).execute(arguments: [
-            outcome.status.rawValue, outcome.reason, outcome.startedAt.nanoseconds, outcome.endedAt.nanoseconds,
-            finish.anchor.unixNanoseconds(at: outcome.startedAt),
-            usesAttempts ? outcome.attempts.count : outcome.repetitionsDone, outcome.attempts.count,
-            outcome.mode == .fear ? outcome.fearSoundEffective : nil,
-            hasMetrics ? metrics.meanAbsErrorSeconds : nil, hasMetrics ? metrics.meanSignedErrorSeconds : nil,
-            hasMetrics ? metrics.stdDevErrorSeconds : nil, hasMetrics ? metrics.meanAbsPercentError : nil,
-            hasMetrics ? metrics.timeAcuityScore : nil, outcome.totalDurationSeconds, finish.board,
-            outcome.timingLateness?.nanoseconds, finish.sessionID,
-        ])
+        try SessionFinishRow(finish).update(db)
         let attemptStatement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO attempt (session_id, attempt_index, start_mono_ns, tap_mono_ns, presented_start_mono_ns, presented_end_mono_ns) VALUES (?, ?, ?, ?, ?, ?)")
         for attempt in outcome.attempts {
             try attemptStatement.execute(arguments: [finish.sessionID, attempt.index, attempt.startMark.nanoseconds, attempt.tapMark.nanoseconds,
