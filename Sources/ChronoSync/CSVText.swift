@@ -20,6 +20,23 @@ public enum CSVText {
         fields.map(field).joined(separator: ",") + "\r\n"
     }
 
+    /// The most text handed to a sink at once, about: exports stream in chunks of this size instead of
+    /// building a whole file in memory.
+    public static let chunkBytes = 65_536
+
+    /// Writes the header record, then every item's records, to `sink` in chunks of about `chunkBytes`:
+    /// the one writer of every CSV export (the device's, the companion's, the collector's, the tidy one).
+    public static func write<Items: Sequence>(header: [String], _ items: Items, rows: (Items.Element) -> [[String]],
+                                              to sink: (String) throws -> Void) rethrows {
+        try sink(record(header))
+        var chunk = ""
+        for item in items {
+            for row in rows(item) { chunk += record(row) }
+            if chunk.utf8.count > chunkBytes { try sink(chunk); chunk = "" }
+        }
+        if !chunk.isEmpty { try sink(chunk) }
+    }
+
     /// The first character is one a spreadsheet reads as the start of a formula (OWASP's list).
     static func startsLikeAFormula(_ value: String) -> Bool {
         guard let first = value.unicodeScalars.first else { return false }

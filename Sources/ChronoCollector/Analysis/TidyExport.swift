@@ -12,13 +12,7 @@ public enum TidyExport {
     /// each device's newest consent decision, by device ID (`CollectorDevice.consent`).
     public static func write(_ sessions: [CollectorSession], consents: [String: StudyConsent.Record] = [:],
                              to sink: (String) throws -> Void) rethrows {
-        try sink(CSVText.record(TidyCodebook.columns.map(\.name)))
-        var chunk = ""
-        for stored in sessions {
-            for row in rows(stored, consent: consents[stored.deviceID]) { chunk += CSVText.record(row) }
-            if chunk.utf8.count > 65_536 { try sink(chunk); chunk = "" }
-        }
-        if !chunk.isEmpty { try sink(chunk) }
+        try CSVText.write(header: TidyCodebook.columns.map(\.name), sessions, rows: { rows($0, consent: consents[$0.deviceID]) }, to: sink)
     }
 
     /// One session's rows, in `TidyCodebook.columns` order; none for a session that no longer validates,

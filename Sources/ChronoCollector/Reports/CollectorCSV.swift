@@ -15,13 +15,7 @@ public enum CollectorCSV {
 
     /// Writes the header and every session's rows to `sink`, in chunks of about 64 KiB.
     public static func write(_ sessions: [CollectorSession], withheld: Set<String> = [], to sink: (String) throws -> Void) rethrows {
-        try sink(CSVText.record(columns))
-        var chunk = ""
-        for stored in sessions {
-            for row in rows(stored, resultsWithheld: withheld.contains(stored.session.id)) { chunk += CSVText.record(row) }
-            if chunk.utf8.count > 65_536 { try sink(chunk); chunk = "" }
-        }
-        if !chunk.isEmpty { try sink(chunk) }
+        try CSVText.write(header: columns, sessions, rows: { rows($0, resultsWithheld: withheld.contains($0.session.id)) }, to: sink)
     }
 
     /// The rows of one session; none for a session that no longer validates (edited by hand).

@@ -44,13 +44,8 @@ extension ChronoStore {
             try loadSessions(db, filter: filter, arguments: StatementArguments(arguments))
         }
         do {
-            try sink(CSVText.record(Self.csvColumns))
-            var chunk = ""
-            for session in sessions {
-                for row in Self.csvRows(session, resultsWithheld: withheld.contains(session.sessionID)) { chunk += CSVText.record(row) }
-                if chunk.utf8.count > 65_536 { try sink(chunk); chunk = "" }
-            }
-            try sink(chunk)
+            try CSVText.write(header: Self.csvColumns, sessions, rows: { Self.csvRows($0, resultsWithheld: withheld.contains($0.sessionID)) },
+                              to: sink)
         } catch {
             throw mapped(error)
         }
