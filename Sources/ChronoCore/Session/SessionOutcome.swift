@@ -22,7 +22,8 @@ public struct SessionOutcome: Hashable, Sendable {
     public var boundaries: [PassiveBoundary]
     /// False when sound could not be heard at the start of a Fear session or was lost during it.
     public var fearSoundEffective: Bool
-    /// For aborted and interrupted sessions: what happened, in words.
+    /// Why the session ended as it did, in words: an aborted or interrupted session's cause, or a
+    /// completed one's early end (the battery). Every form carries it (the wire form, the CSV, the file).
     public var reason: String?
     /// The timing flag: the largest lateness of a cue that marks time (a Passive boundary, an
     /// auto-started attempt's start cue) past the instant it was asked for, when beyond
