@@ -145,7 +145,7 @@ def test_note(companion, artifacts):
         check("a formula is a note like any other", status.text == "Note saved." and companion.api(f"/sessions/{session_id}")["note"] == "=1+2", status.text)
         exported = export_all(companion)
         formula_rows = [line for line in exported.split("\r\n") if line.startswith(session_id)]
-        check("the CSV neutralises it", formula_rows and all(line.endswith(",\"'=1+2\",,,,") for line in formula_rows), (formula_rows[:1], exported[:300]))
+        check("the CSV neutralises it", formula_rows and all(line.endswith(",\"'=1+2\",,,,,") for line in formula_rows), (formula_rows[:1], exported[:300]))
 
         press(driver, driver.find_element(By.CSS_SELECTOR, "[data-role=note-remove]"))
         wait_for(driver, "return document.querySelector('[data-role=note-status]').textContent === 'Note removed.'")
