@@ -5,7 +5,18 @@ import ChronoCore
 /// computes every metric with the same core code as the device and never trusts a derived number.
 /// Aborted and interrupted sessions travel too, with their status and reason and no health record: a
 /// study counts adherence and dropout, and a collector's progress counts them as the device's does.
+///
+/// It is the one text form of a finished session: a sync batch carries it, and a fallback file
+/// (`UnsavedSessionFile`, format 3) is this record in a small envelope, so `import` and a collector
+/// read a session with the same decoder and the same validator (`validatedOutcome`).
 public struct SyncedSession: Codable, Hashable, Sendable {
+    /// The record's schema, written in every record as `schema`. 1: every record written before the
+    /// key existed (its later fields optional, so those records decode as they are); 2: this one.
+    /// A record of a newer schema is refused whole (its new fields would otherwise be dropped
+    /// unread), so a collector is upgraded before its devices (docs/SYNC.md).
+    public static let schemaVersion = 2
+    /// This record's schema (`schemaVersion` when written here); nil in a record older than the key.
+    public var schema: Int?
     /// The session's UUID: the idempotency key on every collector.
     public var id: String
     public var mode: String
@@ -112,7 +123,8 @@ public struct SyncedSession: Codable, Hashable, Sendable {
                 utcOffsetSeconds: Int, wallClockSynchronised: Bool, board: String, soundAudibleAtStart: Bool,
                 fearSoundEffective: Bool, attempts: [Attempt], boundaries: [Boundary], healthDecision: String,
                 healthSkipReason: String?, timingLateNanoseconds: Int64? = nil, note: String? = nil, study: StudyTag? = nil,
-                reason: String? = nil) {
+                reason: String? = nil, schema: Int? = SyncedSession.schemaVersion) {
+        self.schema = schema
         self.id = id
         self.mode = mode
         self.status = status
@@ -145,6 +157,7 @@ public struct SyncedSession: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
+        case schema
         case id, mode, status
         case targetIntervalMilliseconds = "target_interval_ms"
         case plannedCount = "planned_count"
@@ -180,6 +193,7 @@ extension SyncedSession {
                  wallClockSynchronised: Bool, soundAudibleAtStart: Bool, boundariesFired: [MonotonicInstant?], note: String? = nil, study: StudyTag? = nil) {
         let configuration = outcome.configuration
         let decision = HealthRecordBuilder.decide(for: outcome, sessionID: sessionID, device: board, anchor: anchor)
+        schema = Self.schemaVersion
         id = sessionID
         mode = configuration.mode.rawValue
         status = outcome.status.rawValue
@@ -230,6 +244,11 @@ extension SyncedSession {
     /// session and the field.
     public func validatedOutcome() throws(SyncValidationError) -> SessionOutcome {
         func fail(_ problem: String) -> SyncValidationError { SyncValidationError(sessionID: id, rule: "session_shape", problem: problem) }
+        if let schema, schema > Self.schemaVersion {
+            throw SyncValidationError(sessionID: id, rule: "session_schema",
+                                      problem: "the record's schema \(schema) is newer than this program's \(Self.schemaVersion); upgrade this program (a collector is upgraded before its devices, docs/SYNC.md)")
+        }
+        if let schema, schema < 1 { throw SyncValidationError(sessionID: id, rule: "session_schema", problem: "schema \(schema) is not a schema (1 to \(Self.schemaVersion))") }
         guard CanonicalUUID(id) != nil else {
             throw SyncValidationError(sessionID: id, rule: SessionRule.id.rawValue, problem: "id is not a UUID (8-4-4-4-12 ASCII hexadecimal digits)")
         }

@@ -80,11 +80,32 @@ struct SyncedSessionTests {
         #expect(try decoded.validatedOutcome() == (try Self.challenge()))
     }
 
+    /// The record names its schema; one without the member (schema 1, devices older than it) is read,
+    /// and one newer than this program's is refused whole, not read with its new members dropped.
+    @Test func theSchemaIsExplicitAndANewerOneIsRefused() throws {
+        let session = Self.wire(try Self.challenge())
+        #expect(session.schema == 2 && SyncedSession.schemaVersion == 2)
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(session)) as? [String: Any])
+        #expect(object["schema"] as? Int == 2)
+        object.removeValue(forKey: "schema")
+        let older = try JSONDecoder().decode(SyncedSession.self, from: JSONSerialization.data(withJSONObject: object))
+        #expect(older.schema == nil)
+        #expect(try older.validatedOutcome() == (try Self.challenge()))
+        var newer = session
+        newer.schema = 3
+        #expect(throws: SyncValidationError(sessionID: session.id, rule: "session_schema",
+                                            problem: "the record's schema 3 is newer than this program's 2; upgrade this program (a collector is upgraded before its devices, docs/SYNC.md)")) {
+            try newer.validatedOutcome()
+        }
+        newer.schema = 0
+        #expect(throws: SyncValidationError.self) { try newer.validatedOutcome() }
+    }
+
     @Test func theWireNamesAreSnakeCaseAsDocumented() throws {
         let session = Self.wire(try Self.challenge())
         let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(session)) as? [String: Any])
         #expect(Set(object.keys) == [
-            "id", "mode", "status", "target_interval_ms", "planned_count", "fear_threshold", "interval_pattern",
+            "schema", "id", "mode", "status", "target_interval_ms", "planned_count", "fear_threshold", "interval_pattern",
             "auto_start_next_attempt", "feedback_ms", "abort_window_ms", "debounce_ms", "long_press_ms",
             "started_mono_ns", "ended_mono_ns", "anchor_unix_ns", "anchor_mono_ns", "utc_offset_seconds",
             "wall_clock_synchronised", "board", "sound_audible_at_start", "fear_sound_effective", "attempts", "boundaries",

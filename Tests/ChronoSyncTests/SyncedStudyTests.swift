@@ -53,8 +53,12 @@ struct SyncedStudyTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let text = String(decoding: try encoder.encode(session), as: UTF8.self)
-        #expect(text == Self.taggedSessionWire, "\(text)")
+        // Schema 2 adds only its `schema` member to the bytes schema 1 sent, and schema 1's still decode.
+        #expect(text == Self.taggedSessionWire.replacingOccurrences(of: #""sound_audible_at_start""#, with: #""schema":2,"sound_audible_at_start""#), "\(text)")
         #expect(try JSONDecoder().decode(SyncedSession.self, from: Data(text.utf8)) == session)
+        var schemaOne = session
+        schemaOne.schema = nil
+        #expect(try JSONDecoder().decode(SyncedSession.self, from: Data(Self.taggedSessionWire.utf8)) == schemaOne)
     }
 
     static let taggedSessionWire = #"{"abort_window_ms":5000,"anchor_mono_ns":1000000000000,"anchor_unix_ns":1795000000000000000,"attempts":[{"index":1,"start_mono_ns":1001000000000,"tap_mono_ns":1011500000000}],"auto_start_next_attempt":false,"board":"desktop","boundaries":[],"debounce_ms":30,"ended_mono_ns":1013000000000,"fear_sound_effective":false,"fear_threshold":0.1,"feedback_ms":1500,"health_decision":"record","id":"00000000-0000-4000-8000-000000000007","interval_pattern":"S","long_press_ms":1500,"mode":"challenge","planned_count":1,"sound_audible_at_start":false,"started_mono_ns":1000000000000,"status":"completed","study":{"block_index":1,"block_name":"blind","condition":"no-feedback","feedback_shown":false,"participant":"P017","plan_position":2,"protocol_name":"sleep-2026","protocol_version":1},"target_interval_ms":10000,"utc_offset_seconds":3600,"wall_clock_synchronised":true}"#
