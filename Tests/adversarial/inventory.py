@@ -88,7 +88,8 @@ INVENTORY = [
      "fuzzer": "", "why": "generated from its grammar by class 9-first-boot-file, with near-miss keys and Unicode hostnames"},
     {"input": "a fallback file and `import`",
      "routes": [],
-     "readers": ["Sources/ChronoStore/Sessions/UnsavedSessionFile.swift", "Sources/ChronoDevice/Session/UnsavedSession.swift"],
+     "readers": ["Sources/ChronoStore/Sessions/UnsavedSessionFile.swift", "Sources/ChronoStore/Sessions/UnsavedSessionFileLegacy.swift",
+                 "Sources/ChronoDevice/Session/UnsavedSession.swift"],
      "validator": "SessionValidation",
      "classes": ["1-bounds", "6-one-validator"],
      "fuzzer": "fallback-file"},
@@ -164,6 +165,7 @@ INVENTORY = [
 NOT_INPUTS = {
     "Sources/chronoception-sync-bench/CollectorClient.swift": "the sync benchmark's load generator (not shipped)",
     "Sources/ChronoCollector/Postgres": "rows of the collector's own database",
+    "Sources/ChronoCore/Text/JSONValue.swift": "JSONValue(parsing:) reads the JSON this program's own encoder wrote (a session record, SessionRecordJSON)",
 }
 
 DECODING = re.compile(r"JSONDecoder\(\)\.decode\(|JSONSerialization\.jsonObject\(|LocatedJSON\.parse\(|Yams\.|\bcompose\(yaml|public static func parse\(")

@@ -99,3 +99,25 @@ public indirect enum JSONValue: Hashable, Sendable {
         output += "\""
     }
 }
+
+extension JSONValue {
+    /// The value JSON `text` holds, members in the order written, or nil when it is not JSON (RFC
+    /// 8259, read by the core's own reader). A whole number that fits `Int64` stays exact; any other
+    /// number is a `Double`. For embedding JSON another encoder wrote (a Codable record) in a
+    /// `JSONValue` document.
+    public init?(parsing text: String) {
+        guard let located = try? LocatedJSON.parse(text) else { return nil }
+        self.init(located)
+    }
+
+    init(_ located: LocatedJSON) {
+        switch located.value {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .number(let text): self = Int64(text).map(JSONValue.int) ?? .double(Double(text) ?? .nan)
+        case .string(let value): self = .string(value)
+        case .array(let items): self = .array(items.map(JSONValue.init))
+        case .object(let members): self = .object(members.map { ($0.key, JSONValue($0.value)) })
+        }
+    }
+}
