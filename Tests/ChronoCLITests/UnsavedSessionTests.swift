@@ -46,7 +46,7 @@ import Testing
 
     @Test func theFileRebuildsTheSameSession() throws {
         let original = try Self.finish()
-        let back = try UnsavedSession.parse(UnsavedSession.json(original).compactText, source: "f", allowTestIntervals: false)
+        let back = try UnsavedSession.parse(UnsavedSession.text(original), source: "f", allowTestIntervals: false)
         #expect(back.sessionID == original.sessionID)
         #expect(back.outcome == original.outcome)
         #expect(back.anchor == original.anchor)
@@ -65,8 +65,8 @@ import Testing
     }
 
     @Test func marksOutOfRangeAreRefusedNotTrapped() throws {
-        let text = UnsavedSession.json(try Self.finish()).compactText
-            .replacingOccurrences(of: "\"ended_ns\":130000000000", with: "\"ended_ns\":9223372036854775807")
+        let text = UnsavedSession.text(try Self.finish())
+            .replacingOccurrences(of: "\"ended_mono_ns\":130000000000", with: "\"ended_mono_ns\":9223372036854775807")
         #expect(text.contains("9223372036854775807"))
         #expect(throws: CommandFailure.self) { try UnsavedSession.parse(text, source: "f", allowTestIntervals: false) }
     }

@@ -34,8 +34,13 @@ struct SessionBoundsTests {
 
     /// The fallback file's verdict on `record` with one field's text replaced: nil when it imports.
     static func fileProblem(_ record: SessionFinishRecord, replacing old: String = "", with new: String = "") -> String? {
-        let text = UnsavedSessionFile.json(record).compactText.replacingOccurrences(of: old, with: new)
+        let text = UnsavedSessionFile.text(record).replacingOccurrences(of: old, with: new)
         do { _ = try UnsavedSessionFile.parse(text); return nil } catch { return error.description }
+    }
+
+    /// `import`'s words for a fallback file whose record the validator refuses with `problem`.
+    static func refusal(_ problem: String) -> String {
+        "holds a session Chronoception could not have recorded: session \(id) breaks rule session_shape: \(problem)"
     }
 
     static func syncProblem(_ session: SyncedSession) -> String? {
@@ -69,8 +74,9 @@ struct SessionBoundsTests {
         #expect(try SessionValidation.validated(atEdge) == atEdge)
 
         let beyond = try record(60_001)
+        // The file is the record, so `import` refuses it with the collector's own words.
         #expect(Self.fileProblem(atEdge, replacing: "\"\(name)\":60000", with: "\"\(name)\":60001")
-                == "is not an unsaved-session file Chronoception wrote (configuration.\(name) 60001 is outside 0…60000 ms)")
+                == Self.refusal("\(name) 60001 is outside 0…60000 ms"))
         #expect(Self.syncProblem(try Self.wire(beyond)) == "\(name) 60001 is outside 0…60000 ms")
         do { _ = try SessionValidation.validated(beyond); Issue.record("accepted \(name) 60001") } catch {
             #expect(error.rule == .time && error.detail == "\(name) 60001 is outside 0…60000 ms")
@@ -90,7 +96,7 @@ struct SessionBoundsTests {
     func negativeDebounce() throws {
         let record = try Self.record(debounce: 30)
         #expect(Self.fileProblem(record, replacing: "\"debounce_ms\":30", with: "\"debounce_ms\":-1")
-                == "is not an unsaved-session file Chronoception wrote (configuration.debounce_ms -1 is outside 0…60000 ms)")
+                == Self.refusal("debounce_ms -1 is outside 0…60000 ms"))
         var wire = try Self.wire(record)
         wire.debounceMilliseconds = -1
         #expect(Self.syncProblem(wire) == "debounce_ms -1 is outside 0…60000 ms")
@@ -101,7 +107,8 @@ struct SessionBoundsTests {
         let longest = try Self.record(seconds: 7259)
         #expect(Self.fileProblem(longest) == nil)
         #expect(Self.syncProblem(try Self.wire(longest)) == nil)
-        #expect(Self.fileProblem(longest, replacing: "\"interval_ms\":7259000", with: "\"interval_ms\":7260000") != nil)
+        #expect(Self.fileProblem(longest, replacing: "\"target_interval_ms\":7259000", with: "\"target_interval_ms\":7260000")
+                == Self.refusal("target_interval_ms 7260000 is outside 1…7259000 ms"))
         var wire = try Self.wire(longest)
         wire.targetIntervalMilliseconds = 7_259_001
         #expect(Self.syncProblem(wire) == "target_interval_ms 7259001 is outside 1…7259000 ms")

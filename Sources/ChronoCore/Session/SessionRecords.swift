@@ -65,6 +65,12 @@ public struct SessionFinishRecord: Hashable, Sendable {
         self.soundAudibleAtStart = soundAudibleAtStart
     }
 
+    /// `soundAudibleAtStart`, or what a keeper assumes when the finish does not say: audible, unless
+    /// this is a Fear session whose sound did not play.
+    public var assumedSoundAudibleAtStart: Bool {
+        soundAudibleAtStart ?? (outcome.mode != .fear || outcome.fearSoundEffective)
+    }
+
     /// Whether this session gets a health record, and the record (SPEC §4). Computed on each call:
     /// ask once and hand the answer on.
     public var healthDecision: HealthRecordBuilder.Decision {

@@ -17,7 +17,8 @@ public enum UnsavedSession {
         PathText.directory(of: stateFilePath) + "/unsaved"
     }
 
-    static func json(_ finish: SessionFinishRecord) -> JSONValue { UnsavedSessionFile.json(finish) }
+    /// The fallback file's text for `finish` (`UnsavedSessionFile`, format 3).
+    static func text(_ finish: SessionFinishRecord) -> String { UnsavedSessionFile.text(finish) }
 
     /// Rebuilds the session from a fallback file's text (`UnsavedSessionFile`, the one decoder); a
     /// refusal is a bad input file (65) naming `source`.
@@ -40,7 +41,7 @@ final class UnsavedSessionLog: Sendable {
     /// Keeps `finish` in a fallback file and on standard error; returns where it went.
     func keep(_ finish: SessionFinishRecord, directory: String = UnsavedSession.directory(),
               report: @Sendable (String) -> Void) -> String {
-        let text = UnsavedSession.json(finish).compactText
+        let text = UnsavedSession.text(finish)
         report("warning: chronoception-unsaved-session: \(text)")
         let path = directory + "/unsaved-\(finish.sessionID).json"
         var kept = "standard error only"

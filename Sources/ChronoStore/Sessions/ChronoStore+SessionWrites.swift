@@ -2,6 +2,10 @@ import ChronoCore
 import GRDB
 
 extension ChronoStore {
+    /// Whether the kernel's wall clock is synchronised now: what the store records for a session whose
+    /// start does not say.
+    public var isWallClockSynchronised: Bool { kernelClock.isSynchronised() }
+
     /// Keeps a `running` row for a session that has just started (SPEC: durability). Also counts as a
     /// use of the interval for frecency. A repeated call for the same session changes nothing.
     /// `writer` is the process running the session (a `running` row whose writer is gone is recovered).
@@ -132,7 +136,7 @@ extension ChronoStore {
             synchronised = finish.wallClockSynchronised ?? kernelClock.isSynchronised()
             try insertSessionRow(db, id: finish.sessionID, configuration: outcome.configuration,
                                  startedAt: outcome.startedAt, anchor: finish.anchor, board: finish.board,
-                                 soundAudible: finish.soundAudibleAtStart ?? (outcome.mode != .fear || outcome.fearSoundEffective),
+                                 soundAudible: finish.assumedSoundAudibleAtStart,
                                  synchronised: synchronised, writer: writer)
             try insertPresetUse(db, sessionID: finish.sessionID, interval: outcome.configuration.interval,
                                 usedUnixSeconds: finish.anchor.unixNanoseconds(at: outcome.startedAt) / 1_000_000_000)
