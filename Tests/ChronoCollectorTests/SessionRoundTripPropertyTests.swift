@@ -118,13 +118,19 @@ struct SessionRoundTripPropertyTests {
         let device = try ChronoStore.open(StoreLocation(directory: directory))
         var deviceRows: [String: [[String]]] = [:]
         for finish in finishes {
-            let imported = try UnsavedSessionFile.parse(UnsavedSessionFile.json(finish).compactText)
+            let imported = try UnsavedSessionFile.parse(UnsavedSessionFile.text(finish))
             #expect(imported == finish, "fallback file of \(finish.sessionID)")
             #expect(try device.recordSessionFinished(imported, nowUnixNanoseconds: F.now).stored)
             let stored = try device.session(id: finish.sessionID)
             #expect(stored.outcome == finish.outcome, "device row of \(finish.sessionID)")
             #expect(stored.anchor == finish.anchor && stored.board == finish.board && stored.study == finish.study)
             #expect(stored.boundariesFired == finish.boundariesFired.map { Optional($0) })
+            // The record the device's API shows (`GET /sessions/{id}`'s `record`) and its outbox sends.
+            let record = try #require(stored.record)
+            #expect(record == SyncedSession(sessionID: finish.sessionID, outcome: finish.outcome, anchor: finish.anchor, board: finish.board,
+                                            wallClockSynchronised: true, soundAudibleAtStart: finish.assumedSoundAudibleAtStart,
+                                            boundariesFired: finish.boundariesFired, study: finish.study), "device record of \(finish.sessionID)")
+            #expect(try JSONDecoder().decode(SyncedSession.self, from: Data(record.json.compactText.utf8)) == record, "record JSON of \(finish.sessionID)")
             deviceRows[finish.sessionID] = ChronoStore.csvRows(stored, resultsWithheld: finish.resultsWithheld)
         }
 

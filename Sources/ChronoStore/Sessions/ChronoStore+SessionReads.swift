@@ -119,7 +119,8 @@ extension ChronoStore {
             healthLedger: ledgerState.flatMap(HealthLedgerEntry.State.init(rawValue:)).map {
                 HealthLedgerEntry(state: $0, reasonCode: row["ledger_code"], reason: row["ledger_reason"])
             },
-            note: note)
+            note: note,
+            soundAudibleAtStart: (row["sound_audible_at_start"] as Bool?) ?? true)
     }
 
     /// Rebuilds the configuration a session ran with from its row.

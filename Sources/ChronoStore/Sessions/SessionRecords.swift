@@ -9,6 +9,8 @@ public struct StoredSession: Sendable {
     public var anchor: WallClockAnchor
     public var board: String
     public var wallClockSynchronised: Bool
+    /// For Fear: whether sound was audible when the session started (as its start recorded it).
+    public var soundAudibleAtStart: Bool
     public var bootID: String
     /// Fired instants by boundary position (nil where not measured).
     public var boundariesFired: [MonotonicInstant?]
@@ -22,8 +24,9 @@ public struct StoredSession: Sendable {
 
     public init(sessionID: String, outcome: SessionOutcome, isRunning: Bool, anchor: WallClockAnchor, board: String,
                 wallClockSynchronised: Bool, bootID: String, boundariesFired: [MonotonicInstant?], healthLedger: HealthLedgerEntry?,
-                note: String? = nil) {
+                note: String? = nil, soundAudibleAtStart: Bool = true) {
         self.sessionID = sessionID
+        self.soundAudibleAtStart = soundAudibleAtStart
         self.outcome = outcome
         self.isRunning = isRunning
         self.anchor = anchor

@@ -33,18 +33,8 @@ extension ChronoStore {
             let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
             let filter = "s.id IN (\(placeholders))"
             let stored = try loadSessions(db, filter: filter, arguments: StatementArguments(ids))
-            var audible: [String: Bool] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, sound_audible_at_start FROM session s WHERE \(filter)", arguments: StatementArguments(ids)) {
-                audible[row["id"]] = row["sound_audible_at_start"]
-            }
             let byID = Dictionary(stored.map { ($0.sessionID, $0) }, uniquingKeysWith: { first, _ in first })
-            let sessions = ids.compactMap { id -> SyncedSession? in
-                guard let session = byID[id], !session.isRunning else { return nil }
-                return SyncedSession(sessionID: id, outcome: session.outcome, anchor: session.anchor, board: session.board,
-                                     wallClockSynchronised: session.wallClockSynchronised,
-                                     soundAudibleAtStart: audible[id] ?? true, boundariesFired: session.boundariesFired,
-                                     note: session.note, study: session.study)
-            }
+            let sessions = ids.compactMap { id in byID[id]?.record }
             return SyncOutboxBatch(after: cursor, through: last["position"], sessions: sessions)
         }
     }
