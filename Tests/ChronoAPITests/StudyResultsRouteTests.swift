@@ -61,6 +61,8 @@ struct StudyResultsRouteTests {
             // The blind block shows its results when it ends: the pages word the withholding by it.
             #expect(detail["results_revealed_at_block_end"] as? Bool == true)
             for key in Self.results { #expect(detail[key] is NSNull, "\(key)") }
+            // The session record holds the press marks, from which the results follow: null too.
+            #expect(detail["record"] is NSNull)
             let attempt = try #require((detail["attempts"] as? [[String: Any]])?.first)
             for key in Self.attemptResults { #expect(attempt[key] is NSNull, "\(key)") }
             #expect(attempt["index"] as? Int == 1)

@@ -141,6 +141,9 @@ enum SessionDetailJSON {
             ("note", session.note.map { .string($0) } ?? .null),
             ("attempts", .array(attempts)),
             ("boundaries", .array(boundaries)),
+            // The session record itself (the sync wire form, the fallback file's `session`): raw marks,
+            // for a person or a tool that wants the session as the device keeps it. Null while running.
+            ("record", session.record?.json ?? .null),
         ])
     }
 }

@@ -11,6 +11,8 @@ enum WithheldResults {
     static let members: Set<String> = [
         "time_acuity_score", "mean_abs_error_seconds", "mean_signed_error_seconds", "mean_ratio",
         "elapsed_seconds", "error_seconds", "percent_error", "zone", "feedback", "ratio", "reproduced_seconds",
+        // The session record holds the press marks, from which every result follows.
+        "record",
     ]
 
     /// The sessions withheld now, and those of them whose block shows them when it ends (the

@@ -3115,7 +3115,8 @@ enum OpenAPIDocument {
           "timing_late_ms",
           "note",
           "attempts",
-          "boundaries"
+          "boundaries",
+          "record"
         ],
         "properties": {
           "session_id": {
@@ -3251,6 +3252,15 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "record": {
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/SessionRecord"
+              }
+            ],
+            "nullable": true,
+            "description": "The session record (SessionRecord); null while the session runs and while its results are withheld (it holds the press marks)."
           },
           "results_withheld": {
             "type": "boolean",
@@ -3633,6 +3643,236 @@ enum OpenAPIDocument {
                 }
               }
             }
+          }
+        }
+      },
+      "SessionRecord": {
+        "type": "object",
+        "description": "A finished session as the device keeps it: the session record (SyncedSession), the same object a sync batch carries and a fallback file holds as `session` (docs/SYNC.md, docs/STORE.md). Monotonic marks are nanoseconds of the session's boot; the anchor pairs one of them with the wall clock. Members added later are optional, so older records still read.",
+        "required": [
+          "id",
+          "mode",
+          "status",
+          "target_interval_ms",
+          "planned_count",
+          "fear_threshold",
+          "interval_pattern",
+          "auto_start_next_attempt",
+          "feedback_ms",
+          "abort_window_ms",
+          "debounce_ms",
+          "long_press_ms",
+          "started_mono_ns",
+          "ended_mono_ns",
+          "anchor_unix_ns",
+          "anchor_mono_ns",
+          "utc_offset_seconds",
+          "wall_clock_synchronised",
+          "board",
+          "sound_audible_at_start",
+          "fear_sound_effective",
+          "attempts",
+          "boundaries",
+          "health_decision"
+        ],
+        "properties": {
+          "schema": {
+            "type": "integer",
+            "description": "The record's schema (2); absent in records older than the member."
+          },
+          "id": {
+            "type": "string"
+          },
+          "mode": {
+            "$ref": "#/components/schemas/Mode"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "completed",
+              "aborted",
+              "interrupted"
+            ]
+          },
+          "target_interval_ms": {
+            "type": "integer",
+            "format": "int64"
+          },
+          "planned_count": {
+            "type": "integer"
+          },
+          "fear_threshold": {
+            "type": "number"
+          },
+          "interval_pattern": {
+            "type": "string"
+          },
+          "auto_start_next_attempt": {
+            "type": "boolean"
+          },
+          "feedback_ms": {
+            "type": "integer",
+            "format": "int64"
+          },
+          "abort_window_ms": {
+            "type": "integer",
+            "format": "int64"
+          },
+          "debounce_ms": {
+            "type": "integer",
+            "format": "int64"
+          },
+          "long_press_ms": {
+            "type": "integer",
+            "format": "int64"
+          },
+          "started_mono_ns": {
+            "type": "integer",
+            "format": "int64"
+          },
+          "ended_mono_ns": {
+            "type": "integer",
+            "format": "int64"
+          },
+          "anchor_unix_ns": {
+            "type": "integer",
+            "format": "int64"
+          },
+          "anchor_mono_ns": {
+            "type": "integer",
+            "format": "int64"
+          },
+          "utc_offset_seconds": {
+            "type": "integer"
+          },
+          "wall_clock_synchronised": {
+            "type": "boolean"
+          },
+          "board": {
+            "type": "string"
+          },
+          "sound_audible_at_start": {
+            "type": "boolean"
+          },
+          "fear_sound_effective": {
+            "type": "boolean"
+          },
+          "attempts": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "index",
+                "start_mono_ns",
+                "tap_mono_ns"
+              ],
+              "properties": {
+                "index": {
+                  "type": "integer"
+                },
+                "start_mono_ns": {
+                  "type": "integer",
+                  "format": "int64"
+                },
+                "tap_mono_ns": {
+                  "type": "integer",
+                  "format": "int64"
+                },
+                "presented_start_mono_ns": {
+                  "type": "integer",
+                  "format": "int64",
+                  "description": "Reproduction: the onset of the mark that began the presented interval."
+                },
+                "presented_end_mono_ns": {
+                  "type": "integer",
+                  "format": "int64",
+                  "description": "Reproduction: the onset of the mark that ended it."
+                }
+              }
+            }
+          },
+          "boundaries": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "index",
+                "due_mono_ns"
+              ],
+              "properties": {
+                "index": {
+                  "type": "integer"
+                },
+                "due_mono_ns": {
+                  "type": "integer",
+                  "format": "int64"
+                },
+                "fired_mono_ns": {
+                  "type": "integer",
+                  "format": "int64",
+                  "description": "Absent when the firing was not measured."
+                }
+              }
+            }
+          },
+          "health_decision": {
+            "type": "string",
+            "enum": [
+              "record",
+              "skip"
+            ]
+          },
+          "health_skip_reason": {
+            "type": "string"
+          },
+          "timing_late_ns": {
+            "type": "integer",
+            "format": "int64"
+          },
+          "note": {
+            "type": "string"
+          },
+          "study": {
+            "type": "object",
+            "required": [
+              "protocol_name",
+              "protocol_version",
+              "participant",
+              "block_index",
+              "block_name",
+              "plan_position",
+              "condition",
+              "feedback_shown"
+            ],
+            "properties": {
+              "protocol_name": {
+                "type": "string"
+              },
+              "protocol_version": {
+                "type": "integer"
+              },
+              "participant": {
+                "type": "string"
+              },
+              "block_index": {
+                "type": "integer"
+              },
+              "block_name": {
+                "type": "string"
+              },
+              "plan_position": {
+                "type": "integer"
+              },
+              "condition": {
+                "type": "string"
+              },
+              "feedback_shown": {
+                "type": "boolean"
+              }
+            }
+          },
+          "reason": {
+            "type": "string"
           }
         }
       }
