@@ -232,6 +232,15 @@ def fallback_from(session):
     }
 
 
+def record_file_from(session):
+    """A format 3 fallback file (UnsavedSessionFile): the captured wire session itself in its envelope,
+    so `import` and the collector are handed the same damaged record."""
+    return {"chronoception_unsaved_session": 3, "results_withheld": False, "session": session}
+
+
+FALLBACK_FORMATS = (("format 1", fallback_from), ("format 3", record_file_from))
+
+
 FULLWIDTH = str.maketrans("0123456789ABCDEF", "０１２３４５６７８９ＡＢＣＤＥＦ")
 
 
@@ -330,11 +339,13 @@ def class6_import(ctx):
 
     before = listing()
     # The control: a valid fallback file is imported (the harness's files are right).
-    control = ctx.session("challenge")
-    done = ctx.cli("import", write("control", fallback_from(control)), "--data-dir", data)
-    after = listing()
-    ok = done.rc == 0 and control["id"] in after and after != before
-    ctx.record("6-one-validator", "import a valid fallback file (control)", "exit 0, one session more", done.describe(), ok)
+    for form, make in FALLBACK_FORMATS:
+        control = ctx.session("challenge")
+        done = ctx.cli("import", write("control", make(control)), "--data-dir", data)
+        after = listing()
+        ok = done.rc == 0 and control["id"] in after and after != before
+        ctx.record("6-one-validator", f"import a valid fallback file, {form} (control)", "exit 0, one session more", done.describe(), ok)
+        before = after
     with sqlite3.connect(f"file:{os.path.join(data, 'chronoception.sqlite')}?mode=ro", uri=True) as db:
         existing = db.execute("SELECT id FROM session WHERE status = 'completed' ORDER BY id LIMIT 1").fetchone()[0]
     cases = [(name, mode, mutate) for name, mode, mutate, _ in damages(existing)]
@@ -342,11 +353,11 @@ def class6_import(ctx):
     def lower_copy(s):
         s["id"] = existing.lower()
     cases.append(("a lower-cased copy of an existing id", "challenge", lower_copy))
-    for name, mode, mutate in cases:
+    for (name, mode, mutate), (form, make) in ((case, form) for case in cases for form in FALLBACK_FORMATS):
         session = ctx.session(mode)
         mutate(session)
         before = listing()
-        done = ctx.cli("import", write(name, fallback_from(session)), "--data-dir", data)
+        done = ctx.cli("import", write(name, make(session)), "--data-dir", data)
         after = listing()
         allowed = (65, 0) if name.startswith("a lower-cased copy") else (65,)
         problems = [text for text in (before, after) if text.startswith("sessions --json failed")][:1]
@@ -354,7 +365,7 @@ def class6_import(ctx):
             problems.append(done.describe())
         if after != before:
             problems.append("sessions --json changed")
-        ctx.record("6-one-validator", f"import a fallback file with {name}", "exit 65, nothing stored",
+        ctx.record("6-one-validator", f"import a fallback file ({form}) with {name}", "exit 65, nothing stored",
                    "; ".join(problems) if problems else done.describe(), not problems)
     # What was imported syncs: no refused file left anything the collector refuses (the issue's bad
     # import made every later `sync now` fail and the outbox never drain).
