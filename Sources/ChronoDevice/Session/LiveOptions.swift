@@ -19,7 +19,7 @@ public struct LiveOptions {
     public var stateFile: StateFile?
     /// Ask for SCHED_FIFO and locked memory.
     public var realtime: Bool
-    /// Also print each completed session, with its health record, as a JSON line.
+    /// Also print each completed session, with its health record and its session record, as a JSON line.
     public var printJSONLines: Bool
 
     public init(board: String?, bell: Bool, keyHoldMilliseconds: Int64, motorLog: String?, stateFile: StateFile?,
@@ -41,7 +41,7 @@ public struct LiveOptions {
     /// Where completed sessions go: the store, then `extra`, and standard output too with JSON lines.
     func recorder(store: ChronoStore, console: LineOutput, also extra: [SessionRecorder] = []) -> SessionRecorder {
         RecorderFanOut([StoreSessionRecorder(store: store)] + extra
-                       + (printJSONLines ? [JSONLinesRecorder(output: console)] : []))
+                       + (printJSONLines ? [JSONLinesRecorder(output: console, isWallClockSynchronised: { store.isWallClockSynchronised })] : []))
     }
 
     /// The loop's real-time priority, or nil without real-time scheduling.

@@ -30,18 +30,12 @@ public enum UnsavedSessionFile {
         }
     }
 
-    /// The file's text (one line of JSON) for `finish`. A fact the finish leaves unknown is written as
-    /// the store would assume it: sound audible unless a Fear session's sound was not, and the wall
-    /// clock unsynchronised (the health log then holds the record back rather than trust an unchecked
-    /// time). The daemon fills both from the session's start (`StoreSessionRecorder`).
+    /// The file's text (one line of JSON) for `finish`: its record (`SessionFinishRecord.record`, where
+    /// a start fact the finish leaves unknown is written as assumed) and whether its results were withheld.
     public static func text(_ finish: SessionFinishRecord) -> String {
-        let record = SyncedSession(sessionID: finish.sessionID, outcome: finish.outcome, anchor: finish.anchor, board: finish.board,
-                                   wallClockSynchronised: finish.wallClockSynchronised ?? false,
-                                   soundAudibleAtStart: finish.assumedSoundAudibleAtStart,
-                                   boundariesFired: finish.boundariesFired, study: finish.study)
-        return JSONValue.object([
+        JSONValue.object([
             ("chronoception_unsaved_session", .int(formatVersion)), ("results_withheld", .bool(finish.resultsWithheld)),
-            ("session", record.json),
+            ("session", finish.record.json),
         ]).compactText
     }
 

@@ -36,7 +36,7 @@ struct LiveSessionOptions: ParsableArguments {
     @Option(name: .customLong("motor-log"), help: .hidden)
     var motorLog: String?
 
-    @Flag(name: .customLong("json-lines"), help: "Also print each completed session, with its health record, as a JSON line on standard output.")
+    @Flag(name: .customLong("json-lines"), help: "Also print each completed session, with its health record and its session record, as a JSON line on standard output.")
     var printJSONLines = false
 
     @OptionGroup var timing: SessionTimingOptions

@@ -1,30 +1,42 @@
 import ChronoCore
+import ChronoRuntime
+import ChronoStore
 import Synchronization
 
 /// `--json-lines`: beside the store, each completed session also becomes one JSON line on the given
-/// output — the session's identity and outcome, and the health record `HealthRecordBuilder`
-/// builds for it (or why there is none, for example a test-only interval). Aborted and interrupted
-/// sessions print nothing: they are never logged (SPEC §2).
-public final class JSONLinesRecorder: SessionRecorder {
+/// output — the session's identity and outcome as a person reads them, the health record
+/// `HealthRecordBuilder` builds for it (or why there is none, for example a test-only interval), and
+/// last the session record itself (`record`, the sync wire form; null while results are withheld, as in
+/// the API). Aborted and interrupted sessions print nothing: they are never logged (SPEC §2).
+final class JSONLinesRecorder: SessionRecorder {
     private let output: LineOutput
+    /// Whether the wall clock is synchronised now, for a start that does not say (the store's answer).
+    private let isWallClockSynchronised: @Sendable () -> Bool
     private let started = Mutex<[String: SessionStartRecord]>([:])
 
-    public init(output: LineOutput) {
+    init(output: LineOutput, isWallClockSynchronised: @escaping @Sendable () -> Bool) {
         self.output = output
+        self.isWallClockSynchronised = isWallClockSynchronised
     }
 
-    public func sessionStarted(_ start: SessionStartRecord) {
+    func sessionStarted(_ start: SessionStartRecord) {
+        var start = start
+        start.wallClockSynchronised = start.wallClockSynchronised ?? isWallClockSynchronised()
         started.withLock { $0[start.sessionID] = start }
     }
 
-    public func sessionFinished(_ finish: SessionFinishRecord) {
-        _ = started.withLock { $0.removeValue(forKey: finish.sessionID) }
+    func sessionFinished(_ finish: SessionFinishRecord) {
+        let start = started.withLock { $0.removeValue(forKey: finish.sessionID) }
         guard finish.outcome.status == .completed else { return }
-        output.writeLine(Self.line(for: finish).compactText)
+        // The record holds what the session's start established, as the store's row does.
+        var whole = finish
+        whole.soundAudibleAtStart = finish.soundAudibleAtStart ?? start?.soundAudible
+        whole.wallClockSynchronised = finish.wallClockSynchronised ?? start?.wallClockSynchronised
+        output.writeLine(Self.line(for: whole).compactText)
     }
 
     /// The JSON of one completed session.
-    public static func line(for finish: SessionFinishRecord) -> JSONValue {
+    static func line(for finish: SessionFinishRecord) -> JSONValue {
         let outcome = finish.outcome
         let decision = finish.healthDecision
         var members: [(String, JSONValue)] = [
@@ -56,6 +68,8 @@ public final class JSONLinesRecorder: SessionRecorder {
         // A study session whose results are withheld as it ends (`SessionFinishRecord.resultsWithheld`):
         // flagged, and its attempts' results null, as the API shows it.
         if finish.resultsWithheld { members.append(("results_withheld", .bool(true))) }
+        // Its raw taps would give withheld results away.
+        members.append(("record", finish.resultsWithheld ? .null : finish.record.json))
         return .object(members)
     }
 
