@@ -2,6 +2,7 @@ import ChronoCollector
 import ChronoCore
 import ChronoStore
 import ChronoSync
+import Foundation
 import Testing
 
 private typealias F = CollectorFixtures
@@ -123,5 +124,38 @@ struct CollectorWithheldTests {
         #expect(report.intervals.first?.lastSevenDays.attemptCount == 1 && report.intervals.first?.lastZones.count == 1)
         #expect(report.intervals.first?.resultsWithheldSessions == 1)
         #expect(report.json.compactText.contains("\"results_withheld\":true"))
+    }
+
+    /// The read API's session list: the withheld session's results and record null and flagged, even
+    /// on a page of the list that holds only it; the other one ends with its record, which decodes back to
+    /// the session that was pushed.
+    @Test(arguments: StoreKind.available)
+    func theSessionListFlagsTheWithheldSessionAndEndsEachWithItsRecord(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let (plan, _) = try await IngestStudyTagTests.setUp(store)
+            let withheld = IngestStudyTagTests.tagged(plan, position: 0, startedAgo: 29)
+            let open = F.challenge(startedAgo: 40 * 3_600_000_000_000)
+            _ = try await store.ingest(try IngestPlan.validate(F.batch([withheld, open])), deviceID: F.deviceID, nowUnixNanoseconds: F.now)
+            let secret = CollectorCredentials.newReaderKey()
+            try await store.addReaderKey(ReaderKey(id: "r1", name: "analysis", createdUnixNanoseconds: F.now), keySHA256: CollectorCredentials.keyDigest(secret))
+            try await SyncRouteTests.withClient(store) { client in
+                let listed = try await SyncRouteTests.get(client, "/api/v1/sessions", key: secret)
+                let sessions = try #require(listed.json["sessions"] as? [[String: Any]])
+                #expect(sessions.map { $0["id"] as? String } == [withheld.id, open.id])
+                let hidden = sessions[0]
+                #expect(hidden["results_withheld"] as? Bool == true && hidden["time_acuity_score"] is NSNull)
+                #expect(hidden["mean_abs_error_seconds"] is NSNull && hidden["record"] is NSNull && hidden["done_count"] as? Int == 3)
+                let shown = sessions[1]
+                #expect(shown["results_withheld"] == nil && shown["time_acuity_score"] as? Int != nil)
+                let record = try #require(shown["record"] as? [String: Any])
+                #expect(record["schema"] as? Int == SyncedSession.schemaVersion)
+                let decoded = try JSONDecoder().decode(SyncedSession.self, from: JSONSerialization.data(withJSONObject: record))
+                #expect(decoded == open)
+
+                let page = try await SyncRouteTests.get(client, "/api/v1/sessions?limit=1", key: secret)
+                let only = try #require((page.json["sessions"] as? [[String: Any]])?.first)
+                #expect(only["id"] as? String == withheld.id && only["results_withheld"] as? Bool == true && only["record"] is NSNull)
+            }
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ChronoCore
+import ChronoStore
 import ChronoSync
 
 /// The read API's JSON shapes (snake_case, instants as RFC 3339 text and Unix nanoseconds).
@@ -30,8 +31,11 @@ enum CollectorJSON {
         ])
     }
 
-    /// A session's summary, computed with the core from its raw measurements.
-    static func session(_ stored: CollectorSession) -> JSONValue {
+    /// A session's summary, computed with the core from its raw measurements, and last the session
+    /// record itself as the collector keeps it (`record`). A session whose results are withheld now
+    /// (`CollectorWithheld`) has its results and its record null (its raw taps would give them away) and
+    /// `results_withheld: true`, as the device's own API shows it.
+    static func session(_ stored: CollectorSession, withheld: Bool) -> JSONValue {
         let wire = stored.session
         var members: [(String, JSONValue)] = [
             ("id", .string(wire.id)), ("device_id", .string(stored.deviceID)), ("device_name", .string(stored.deviceName)),
@@ -48,11 +52,13 @@ enum CollectorJSON {
             members.append(("done_count", .int(outcome.mode.usesAttempts ? outcome.attempts.count : outcome.repetitionsDone)))
             if outcome.mode.usesAttempts && !outcome.attempts.isEmpty {
                 let metrics = outcome.metrics
-                members.append(("time_acuity_score", .int(metrics.timeAcuityScore)))
-                members.append(("mean_abs_error_seconds", .double(metrics.meanAbsErrorSeconds)))
-                members.append(("mean_signed_error_seconds", .double(metrics.meanSignedErrorSeconds)))
+                members.append(("time_acuity_score", withheld ? .null : .int(metrics.timeAcuityScore)))
+                members.append(("mean_abs_error_seconds", withheld ? .null : .double(metrics.meanAbsErrorSeconds)))
+                members.append(("mean_signed_error_seconds", withheld ? .null : .double(metrics.meanSignedErrorSeconds)))
             }
         }
+        if withheld { members.append(("results_withheld", .bool(true))) }
+        members.append(("record", withheld ? .null : wire.json))
         return .object(members)
     }
 }

@@ -26,7 +26,15 @@ enum CollectorReadRoutes {
                     query.sinceUnixNanoseconds = state.configuration.now() - Int64(days) * 86_400_000_000_000
                 }
                 let sessions = try await state.store.sessions(query)
-                return CollectorHTTP.json(.object([("sessions", .array(sessions.reversed().map(CollectorJSON.session)))]))
+                // Whether a block has ended depends on all of a device's completed study sessions, not
+                // only the ones this page of the list holds.
+                let basis = sessions.contains { $0.session.study?.feedbackShown == false }
+                    ? try await state.store.sessions(CollectorSessionQuery(device: query.device, participant: query.participant)) : sessions
+                let withheld = try await CollectorWithheld.ids(basis, nowUnixNanoseconds: state.configuration.now(),
+                                                               assignment: { try await state.store.studyAssignment(deviceID: $0) })
+                return CollectorHTTP.json(.object([("sessions", .array(sessions.reversed().map {
+                    CollectorJSON.session($0, withheld: withheld.contains($0.session.id))
+                }))]))
             } catch { throw CollectorHTTP.answer(error) }
         }
         group.get("progress") { request, _ in
