@@ -288,6 +288,9 @@ extension SyncedSession {
         guard status == .completed || healthDecision == "skip" else {
             throw fail("health_decision is 'record' for a session that is \(status.rawValue); only completed sessions are logged")
         }
+        if let healthSkipReason, let problem = SessionValidation.skipReasonProblem(healthSkipReason) {
+            throw SyncValidationError(sessionID: id, rule: SessionRule.text.rawValue, problem: problem)
+        }
         // The note passes the one validator, and must arrive as a device stores it (trimmed; no empty
         // string for "no note"), so the collector keeps exactly what the device shows.
         if let note {

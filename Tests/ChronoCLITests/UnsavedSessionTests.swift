@@ -53,7 +53,8 @@ import Testing
         #expect(back.board == original.board)
     }
 
-    @Test(arguments: ["", "[]", "{}", "{\"chronoception_unsaved_session\": 99}",
+    @Test(arguments: ["", "[]", "{}", "{\"chronoception_unsaved_session\": 99}", "{\"chronoception_unsaved_session\": 0}",
+                      "{\"chronoception_unsaved_session\": -1, \"session_id\": \"x\"}",
                       "{\"chronoception_unsaved_session\": 1, \"session_id\": \"x\"}"])
     func aDamagedFileIsABadInput(text: String) {
         do {

@@ -110,6 +110,12 @@ struct SyncRouteTests {
                 #expect(answer.status == .forbidden && answer.errorCode == "code_refused")
                 answer = try await Self.post(client, SyncProtocol.enrolPath, json: F.request(code: "not-a-code", device: F.otherDeviceID))
                 #expect(answer.status == .forbidden && answer.errorCode == "code_refused")
+                // 400: a board no session could name (its sessions would all be refused), before the code is spent.
+                var longBoard = F.request(code: expired, device: F.otherDeviceID)
+                longBoard.board = String(repeating: "b", count: SessionValidation.maximumBoardLength + 1)
+                answer = try await Self.post(client, SyncProtocol.enrolPath, json: longBoard)
+                #expect(answer.status == .badRequest && answer.errorCode == "invalid_request")
+                #expect(answer.text.contains("board is 65 characters long; a session's board is 1 to 64"), "\(answer.text)")
                 // 409: another protocol version, whatever else the body holds.
                 var newer = F.batch([F.challenge()])
                 newer.protocolVersion = 2

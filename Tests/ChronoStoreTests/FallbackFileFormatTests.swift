@@ -108,6 +108,8 @@ struct FallbackFileFormatTests {
             (#""schema":2"#, #""schema":3"#, nil),
             (#""chronoception_unsaved_session":3"#, #""chronoception_unsaved_session":4"#,
              "is not an unsaved-session file Chronoception wrote (format 4 is newer than this program's 3; update chronoception)"),
+            (#""chronoception_unsaved_session":3"#, #""chronoception_unsaved_session":0"#,
+             "is not an unsaved-session file Chronoception wrote (format 0 is not a format of this file (1 to 3))"),
             (#""tap_mono_ns":63200000000"#, #""tap_mono_ns":9223372036854775808"#, nil),
             (#""tap_mono_ns":63200000000"#, #""tap_mono_ns":53000000000"#, "breaks rule session_order"),
         ] {

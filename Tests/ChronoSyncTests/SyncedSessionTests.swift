@@ -69,6 +69,24 @@ struct SyncedSessionTests {
         }
     }
 
+    /// The device's own sentence for a skipped health record is bounded like a reason, and printable.
+    @Test func aHealthSkipReasonTooLongOrWithControlCharactersIsRefused() throws {
+        var session = Self.wire(try Self.challenge(status: .aborted))
+        #expect(session.healthSkipReason == "The session was aborted; aborted sessions are never logged.")
+        #expect(throws: Never.self) { try session.validatedOutcome() }
+        session.healthSkipReason = String(repeating: "s", count: SessionValidation.maximumReasonLength + 1)
+        #expect(throws: SyncValidationError(sessionID: session.id, rule: "session_text", problem: "health_skip_reason is 501 characters long; at most 500")) {
+            try session.validatedOutcome()
+        }
+        for unsafe in ["aborted\u{1B}[2J", "aborted\nnext", "\u{202E}detroba"] {
+            session.healthSkipReason = unsafe
+            #expect(throws: SyncValidationError(sessionID: session.id, rule: "session_text",
+                                                problem: "health_skip_reason holds a control character or a text-direction mark")) {
+                try session.validatedOutcome()
+            }
+        }
+    }
+
     /// A batch from a device older than the field: no `reason` member, still read.
     @Test func aSessionWithoutAReasonMemberDecodes() throws {
         let session = Self.wire(try Self.challenge())

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChronoCommandLine
 import ChronoCore
+import ChronoDevice
 import ChronoHardware
 import Foundation
 
@@ -64,7 +65,7 @@ struct BoardShowCommand: ParsableCommand {
 /// leads nowhere a `BoardNotFoundError` (66).
 func loadBoard(_ nameOrPath: String) throws -> BoardConfiguration {
     do {
-        return try BoardCatalog.standard().load(nameOrPath)
+        return try UsableBoard.load(nameOrPath)
     } catch {
         throw CommandFailure(error)
     }

@@ -51,8 +51,15 @@ enum SyncRoutes {
         guard CollectorCredentials.isUUID(enrolment.deviceID) else {
             throw APIError(.badRequest, "invalid_request", "device_id '\(enrolment.deviceID)' is not a UUID.")
         }
-        guard enrolment.board.count <= 128, enrolment.softwareVersion.count <= 128 else {
-            throw APIError(.badRequest, "invalid_request", "board and software_version are at most 128 characters.")
+        // A board as long as a session's may be (SessionValidation), so a device let in here can sync.
+        // Its characters are shown as text wherever the collector shows them: a device's own board
+        // file cannot name one with control characters (UsableBoard), so only a hostile client sends them.
+        guard !enrolment.board.isEmpty, enrolment.board.count <= SessionValidation.maximumBoardLength else {
+            throw APIError(.badRequest, "invalid_request",
+                           "board is \(enrolment.board.count) characters long; a session's board is 1 to \(SessionValidation.maximumBoardLength), so rename the board file.")
+        }
+        guard enrolment.softwareVersion.count <= 128 else {
+            throw APIError(.badRequest, "invalid_request", "software_version is at most 128 characters.")
         }
         guard let codeSHA256 = CollectorCredentials.codeDigest(enrolment.code) else {
             throw CollectorError.codeRefused("'\(enrolment.code)' is not an enrolment code (12 letters and digits, e.g. 7K3Q-9XWD-M2PA). Copy it again from `chronoception-collector enrol`.")

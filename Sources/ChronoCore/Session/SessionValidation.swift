@@ -60,12 +60,31 @@ public enum SessionValidation {
     }
 
     private static func checkBoard(_ board: String, _ broken: (SessionRule, String) -> SessionRuleViolation) throws(SessionRuleViolation) {
+        if let problem = boardProblem(board) { throw broken(.text, problem) }
+    }
+
+    /// Why `board` cannot name a session's board (too long, empty, a control character), or nil. Also
+    /// what a collector checks a device's board against when it enrols, so a device it lets in can sync.
+    public static func boardProblem(_ board: String) -> String? {
         guard !board.isEmpty, board.count <= maximumBoardLength else {
-            throw broken(.text, "the board name is \(board.count) characters long; it must be 1 to \(maximumBoardLength)")
+            return "the board name is \(board.count) characters long; it must be 1 to \(maximumBoardLength)"
         }
         guard !board.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
-            throw broken(.text, "the board name holds control characters")
+            return "the board name holds control characters"
         }
+        return nil
+    }
+
+    /// Why a health-skip reason (the device's sentence for why a session has no health record) cannot
+    /// be kept, or nil: at most `maximumReasonLength` characters, none that `TerminalSafeText` escapes.
+    public static func skipReasonProblem(_ reason: String) -> String? {
+        guard reason.count <= maximumReasonLength else {
+            return "health_skip_reason is \(reason.count) characters long; at most \(maximumReasonLength)"
+        }
+        guard !reason.unicodeScalars.contains(where: TerminalSafeText.isUnsafe) else {
+            return "health_skip_reason holds a control character or a text-direction mark"
+        }
+        return nil
     }
 
     private static func checkConfiguration(_ configuration: SessionConfiguration, _ broken: (SessionRule, String) -> SessionRuleViolation) throws(SessionRuleViolation) {

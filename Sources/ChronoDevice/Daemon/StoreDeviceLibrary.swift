@@ -146,7 +146,7 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
     /// debounce; lines and drivers need a restart).
     func reload() {
         do {
-            let board = try BoardCatalog.standard().load(boardSource)
+            let board = try UsableBoard.load(boardSource)
             state.withLock { $0.board = BoardTiming(board) }
         } catch {
             report("SIGHUP: the board file \(boardSource) cannot be read (\(error)); keeping the one loaded before.")

@@ -52,7 +52,7 @@ public final class BoardDrivers {
     init(boardName: String?, flags: SessionFlags, bell: Bool, keyHoldMilliseconds: Int64, motorLog: String?) throws {
         let name = boardName ?? Self.defaultBoardName()
         boardSource = name
-        board = try BoardCatalog.standard().load(name)
+        board = try UsableBoard.load(name)
         quitRelay = QuitRelay()
         let relay = quitRelay
         var screen: TerminalScreen?

@@ -46,6 +46,7 @@ public enum UnsavedSessionFile {
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw .malformed("not a JSON object") }
         guard let version = object["chronoception_unsaved_session"] as? Int else { throw .malformed("no chronoception_unsaved_session key") }
         guard version <= formatVersion else { throw .malformed("format \(version) is newer than this program's \(formatVersion); update chronoception") }
+        guard version >= 1 else { throw .malformed("format \(version) is not a format of this file (1 to \(formatVersion))") }
         guard version >= 3 else {
             do { return try UnsavedSessionFileLegacy.decode(object, version: version, allowTestIntervals: allowTestIntervals) }
             catch let error as UnsavedSessionFileError { throw error } catch { throw .malformed("\(error)") }
