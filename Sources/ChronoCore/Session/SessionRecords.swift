@@ -65,6 +65,15 @@ public struct SessionFinishRecord: Hashable, Sendable {
         self.soundAudibleAtStart = soundAudibleAtStart
     }
 
+    /// This finish with what its start established (sound audible, wall clock synchronised) filled in
+    /// where the finish leaves it unknown, as the session's row holds it. `start`: nil when unseen.
+    public func withStartFacts(of start: SessionStartRecord?) -> SessionFinishRecord {
+        var whole = self
+        whole.soundAudibleAtStart = soundAudibleAtStart ?? start?.soundAudible
+        whole.wallClockSynchronised = wallClockSynchronised ?? start?.wallClockSynchronised
+        return whole
+    }
+
     /// `soundAudibleAtStart`, or what a keeper assumes when the finish does not say: audible, unless
     /// this is a Fear session whose sound did not play.
     public var assumedSoundAudibleAtStart: Bool {

@@ -29,10 +29,7 @@ final class JSONLinesRecorder: SessionRecorder {
         let start = started.withLock { $0.removeValue(forKey: finish.sessionID) }
         guard finish.outcome.status == .completed else { return }
         // The record holds what the session's start established, as the store's row does.
-        var whole = finish
-        whole.soundAudibleAtStart = finish.soundAudibleAtStart ?? start?.soundAudible
-        whole.wallClockSynchronised = finish.wallClockSynchronised ?? start?.wallClockSynchronised
-        output.writeLine(Self.line(for: whole).compactText)
+        output.writeLine(Self.line(for: finish.withStartFacts(of: start)).compactText)
     }
 
     /// The JSON of one completed session.

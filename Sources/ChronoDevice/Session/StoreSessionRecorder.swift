@@ -17,9 +17,9 @@ final class StoreSessionRecorder: SessionRecorder {
     /// Where sessions that could not be saved are kept.
     let unsaved: UnsavedSessionLog
 
-    /// What each running session's start established (sound audible, wall clock synchronised), so a
-    /// session that cannot be saved is kept in its fallback file with the facts its row would have had.
-    private let startFacts = Mutex<[String: (soundAudible: Bool, wallClockSynchronised: Bool)]>([:])
+    /// Each running session's start, its wall clock's synchronisation decided, so a session that
+    /// cannot be saved is kept in its fallback file with the facts its row would have had.
+    private let starts = Mutex<[String: SessionStartRecord]>([:])
 
     init(store: ChronoStore, unsaved: UnsavedSessionLog = .process, report: @escaping @Sendable (String) -> Void = { printError($0) }) {
         self.store = store
@@ -29,9 +29,8 @@ final class StoreSessionRecorder: SessionRecorder {
 
     func sessionStarted(_ start: SessionStartRecord) {
         var start = start
-        let synchronised = start.wallClockSynchronised ?? store.isWallClockSynchronised
-        start.wallClockSynchronised = synchronised
-        startFacts.withLock { $0[start.sessionID] = (start.soundAudible, synchronised) }
+        start.wallClockSynchronised = start.wallClockSynchronised ?? store.isWallClockSynchronised
+        starts.withLock { $0[start.sessionID] = start }
         do {
             try store.recordSessionStarted(start)
         } catch {
@@ -40,7 +39,7 @@ final class StoreSessionRecorder: SessionRecorder {
     }
 
     func sessionFinished(_ finish: SessionFinishRecord) {
-        let facts = startFacts.withLock { $0.removeValue(forKey: finish.sessionID) }
+        let start = starts.withLock { $0.removeValue(forKey: finish.sessionID) }
         do {
             let result = try store.recordSessionFinished(finish, nowUnixNanoseconds: LocalTimeZone.nowUnixNanoseconds())
             if case .failed(let reason, true) = result.health {
@@ -54,9 +53,8 @@ final class StoreSessionRecorder: SessionRecorder {
             // Nothing the person did may be lost: the session goes to a fallback file (and standard
             // error) to be imported later, and the command ends with status 74.
             report("warning: could not save the session: \(error)")
-            var whole = finish
-            whole.soundAudibleAtStart = finish.soundAudibleAtStart ?? facts?.soundAudible
-            whole.wallClockSynchronised = finish.wallClockSynchronised ?? facts?.wallClockSynchronised ?? store.isWallClockSynchronised
+            var whole = finish.withStartFacts(of: start)
+            whole.wallClockSynchronised = whole.wallClockSynchronised ?? store.isWallClockSynchronised
             let kept = unsaved.keep(whole, report: report)
             report("warning: the session is kept in \(kept); import it with `chronoception import \(kept)` when the store can be written.")
         }
