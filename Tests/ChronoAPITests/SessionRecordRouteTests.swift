@@ -27,7 +27,12 @@ struct SessionRecordRouteTests {
             let imported = try UnsavedSessionFile.parse(file.compactText)
             #expect(imported.outcome == (try api.store.session(id: sid("REC")).outcome))
             let document = try await api.request("/api/v1/openapi.json")
-            #expect(document.text.contains("\"SessionRecord\""))
+            // The document names every member the record has, and requires only members it always has.
+            let schemas = ((try JSONSerialization.jsonObject(with: Data(document.text.utf8)) as? [String: Any])?["components"] as? [String: Any])?["schemas"] as? [String: Any]
+            let schema = try #require(schemas?["SessionRecord"] as? [String: Any])
+            let documented = Set(try #require(schema["properties"] as? [String: Any]).keys)
+            #expect(Set(member.keys).isSubset(of: documented), "undocumented: \(Set(member.keys).subtracting(documented).sorted())")
+            #expect(Set(try #require(schema["required"] as? [String])).isSubset(of: Set(member.keys)))
         }
     }
 }
