@@ -13,7 +13,7 @@ import Synchronization
 /// every motor edge, deadline and mark lands on an exact instant a test can assert.
 ///
 /// Workers run inline at the loop's next wait, before time moves, in the order they were made (records,
-/// display, sound), each in the order its jobs were posted; a test may `hold` one (a busy store) and
+/// display, sound), each in the order its jobs were posted, and again while one hands work to another; a test may `hold` one (a busy store) and
 /// `release` it later. Signals are not delivered here (the subprocess tests cover them). The button must
 /// be a `ScriptedButton` (or none): edges a step injects are read at that wait, with their own stamps.
 ///
@@ -77,7 +77,9 @@ public final class VirtualLoopDriver: LoopDriver, @unchecked Sendable {
     public func wait(until deadline: MonotonicInstant?, on sources: LoopSources) throws -> LoopReadiness {
         waits += 1
         while true {
-            for entry in workers { entry.worker.runQueued() }
+            // Again while a job handed work on to another worker (an off-loop job goes through the
+            // display writer to the records writer), as the real threads would run it before time moves.
+            while workers.reduce(false, { ran, entry in entry.worker.runQueued() || ran }) {}
             let ready = try readiness(deadline: deadline, sources: sources)
             if !ready.isEmpty { return ready }
             guard let target = [deadline, steps.first?.instant].compactMap({ $0 }).min() else {
@@ -116,9 +118,15 @@ final class VirtualWorker: LoopWorker, @unchecked Sendable {
         queue.withLock { $0.append(job) }
     }
 
-    /// Runs the queued jobs, and those they post, unless held.
-    func runQueued() {
-        while !isHeld, let job = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { job() }
+    /// Runs the queued jobs, and those they post, unless held; true when any ran.
+    @discardableResult
+    func runQueued() -> Bool {
+        var ran = false
+        while !isHeld, let job = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            job()
+            ran = true
+        }
+        return ran
     }
 
     /// The loop has ended: everything queued runs now, held or not.

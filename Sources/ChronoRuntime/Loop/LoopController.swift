@@ -16,8 +16,9 @@ public enum LoopAction: Sendable {
     case sessionFinished(SessionFinishRecord)
     /// Tell the subscribers (`DeviceEventHub`), on the writer thread.
     case event(DeviceEvent)
-    /// Run this on the writer thread, after everything posted before it (a reply to a request, a
-    /// snapshot refresh once a record is saved). Never run on the loop.
+    /// Run this on the record writer's thread, after everything both writers were given before it (a
+    /// reply to a request sees the state it changed published and its record saved; a snapshot refresh
+    /// follows a saved record). Never run on the loop.
     case offLoop(@Sendable () -> Void)
 }
 

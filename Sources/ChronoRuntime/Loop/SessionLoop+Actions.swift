@@ -27,7 +27,10 @@ extension SessionLoop {
                     displayWriter.post { events.deliver(event, publishedAt: publishedAt) }
                 }
             case .offLoop(let job):
-                recordWriter.post(job)
+                // After both writers' earlier work: a reply to a request must find the state it
+                // changed already published (display) and its record already saved (records).
+                let records = recordWriter
+                displayWriter.post { records.post(job) }
             }
         }
     }

@@ -143,8 +143,9 @@ public final class SessionLoop {
             recordWriter.post { reply(.refused(.stopping)) }
         }
         soundPlayer?.finish()
-        recordWriter.finish()
+        // The display writer first: its last jobs may hand off-loop work on to the record writer.
         displayWriter.finish()
+        recordWriter.finish()
         signals?.retire()
         if let failure { throw failure }
         return Report(ending: ending, realtime: realtime, motorForcedStops: gate.forcedStops)
