@@ -185,6 +185,25 @@ struct DeviceActionTests {
         #expect(harness.recorder.finished.last?.outcome.endedAt == Self.ms(3_250))
     }
 
+    @Test("A reply comes after the state its request changed is published: the end of a Passive session answers with the session over")
+    func replyFollowsTheState() throws {
+        let rig = try VirtualDaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let harness = rig.harness
+        let interval = TrainingInterval.testOnly(milliseconds: 150)
+        harness.ask(.start(.explicit(mode: .passive, interval: interval, count: 20)), at: Self.ms(100))
+        // What the API reads beside the reply: the hub's latest state, at the moment the reply arrives.
+        let shownAtReply = Mutex<DeviceState.Name?>(nil)
+        harness.driver.at(Self.ms(400)) { [handle = harness.handle, events = harness.events] in
+            handle.request(.endPassive) { _ in shownAtReply.withLock { $0 = events.latestState?.state } }
+        }
+        let afterwards = Mutex<DeviceState.Name?>(nil)
+        harness.driver.at(Self.ms(401)) { [events = harness.events] in afterwards.withLock { $0 = events.latestState?.state } }
+        harness.stop(at: Self.ms(1_000))
+        _ = try harness.run()
+        #expect(shownAtReply.withLock { $0 } == afterwards.withLock { $0 })
+        #expect(shownAtReply.withLock { $0 } == .sessionSummary)
+    }
+
     @Test("Fear without the opt-in is refused with the reason; an invalid count too")
     func refusals() throws {
         let rig = try VirtualDaemonRig(try QuickSession.configuration(.challenge, count: 1))
