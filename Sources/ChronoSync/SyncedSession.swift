@@ -257,15 +257,11 @@ extension SyncedSession {
         }
         guard let mode = SessionMode(rawValue: mode) else { throw fail("mode '\(mode)' is not challenge, fear, passive or reproduction") }
         // The bounds are the core's (`SessionValidation`), the same `import` applies to a fallback file.
-        if let problem = SessionValidation.intervalProblem("target_interval_ms", milliseconds: targetIntervalMilliseconds) { throw fail(problem) }
-        let interval: TrainingInterval
-        if targetIntervalMilliseconds % 1000 == 0, let whole = try? TrainingInterval(seconds: Int(targetIntervalMilliseconds / 1000)) {
-            interval = whole
-        } else {
-            interval = .testOnly(milliseconds: targetIntervalMilliseconds)
+        guard let interval = SessionValidation.interval(milliseconds: targetIntervalMilliseconds) else {
+            throw fail(SessionValidation.intervalProblem("target_interval_ms", milliseconds: targetIntervalMilliseconds) ?? "target_interval_ms")
         }
-        guard let pattern = HapticPattern(notation: intervalPattern), pattern.isIntervalPattern else {
-            throw fail("interval_pattern '\(intervalPattern)' is not an interval pattern")
+        guard let pattern = HapticPattern(notation: intervalPattern) else {
+            throw fail("interval_pattern \(TerminalSafeText.quoted(intervalPattern)) is not an interval pattern")
         }
         for (name, value) in [("feedback_ms", feedbackMilliseconds), ("abort_window_ms", abortWindowMilliseconds),
                               ("debounce_ms", debounceMilliseconds), ("long_press_ms", longPressMilliseconds)] {

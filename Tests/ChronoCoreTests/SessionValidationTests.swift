@@ -120,7 +120,54 @@ struct SessionValidationTests {
         #expect(Self.violation(long)?.rule == .text)
         var escape = try Self.challenge()
         escape.board = "pi\u{1B}[2J"
-        #expect(Self.violation(escape)?.detail == "the board name holds control characters")
+        #expect(Self.violation(escape)?.detail == "the board name holds a control character or a text-direction mark")
+        // The rule is a note's (`TerminalSafeText.isUnsafe`): a right-to-left override reorders what is shown.
+        var bidi = try Self.challenge()
+        bidi.board = "pi\u{202E}kcab"
+        #expect(Self.violation(bidi)?.detail == "the board name holds a control character or a text-direction mark")
+        var separator = try Self.challenge()
+        separator.board = "pi\u{2028}zero"
+        #expect(Self.violation(separator)?.rule == .text)
+    }
+
+    @Test("a reason holds no control character or text-direction mark; the engine keeps every reason in that form")
+    func reasonCharacters() throws {
+        var escape = try Self.challenge()
+        escape.outcome.reason = "Stopped\u{1B}[2J"
+        #expect(Self.violation(escape)?.detail == "the reason holds a control character or a text-direction mark")
+        var multiLine = try Self.challenge()
+        multiLine.outcome.reason = "the loop failed:\nthe disk is full"
+        #expect(Self.violation(multiLine)?.rule == .text)
+        #expect(SessionValidation.keepableReason("the loop failed:\nthe disk is full") == "the loop failed:\\nthe disk is full")
+        let long = SessionValidation.keepableReason(String(repeating: "r", count: 2_000))
+        #expect(long.count == SessionValidation.maximumReasonLength && long.hasSuffix("r…"))
+        multiLine.outcome.reason = SessionValidation.keepableReason("the loop failed:\nthe disk is full")
+        #expect(Self.violation(multiLine) == nil)
+    }
+
+    @Test("one reading of target_interval_ms: a product interval when whole seconds in its range, else a test-mode one, nothing outside 1…7,259,000 ms")
+    func intervalFromMilliseconds() {
+        #expect(SessionValidation.interval(milliseconds: 300_000) == .builtInPreset)
+        #expect(SessionValidation.interval(milliseconds: 300_000)?.isProductInterval == true)
+        #expect(SessionValidation.interval(milliseconds: 5_000) == .testOnly(milliseconds: 5_000))
+        #expect(SessionValidation.interval(milliseconds: 5_000)?.isProductInterval == false)
+        #expect(SessionValidation.interval(milliseconds: 150) == .testOnly(milliseconds: 150))
+        #expect(SessionValidation.interval(milliseconds: 7_259_000)?.isProductInterval == true)
+        #expect(SessionValidation.interval(milliseconds: 7_259_001) == nil)
+        #expect(SessionValidation.interval(milliseconds: 0) == nil)
+        #expect(SessionValidation.interval(milliseconds: .max) == nil)
+    }
+
+    @Test("an interval pattern has 1 to 5 pulses, as the pattern book hands out")
+    func patternLength() throws {
+        let longest = try #require(IntervalPatternBook.candidates.map(\.elements.count).max())
+        #expect(longest == IntervalPatternBook.maximumPulses)
+        let six = try #require(HapticPattern(notation: "S S S S S S"))
+        #expect(throws: ConfigurationError.notAnIntervalPattern("S S S S S S")) {
+            try SessionConfiguration(mode: .challenge, interval: .builtInPreset, intervalPattern: six)
+        }
+        #expect(ConfigurationError.notAnIntervalPattern("S S S S S S").description
+                == "'S S S S S S' is not an interval pattern: use 1 to 5 short (S) and long (L) pulses only.")
     }
 
     @Test("the message names the session and the rule, and shows a hostile id as plain text")

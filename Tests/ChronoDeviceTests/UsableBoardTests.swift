@@ -27,7 +27,7 @@ struct UsableBoardTests {
         #expect(try BoardCatalog.standard().load(path).name == longest + "c")  // the file itself is a board
         #expect(throws: BoardFileError(file: path, key: "name",
                                        problem: "cannot name a session's board: the board name is 65 characters long; it must be 1 to 64",
-                                       fix: "rename the board file and its `name:` to at most 64 characters without control characters")) {
+                                       fix: "rename the board file and its `name:` to at most 64 characters without control characters or text-direction marks")) {
             try UsableBoard.load(path)
         }
     }

@@ -97,6 +97,22 @@ struct FallbackFileFormatTests {
         #expect(throws: UnsavedSessionFileError.self) { try UnsavedSessionFile.parse(forged) }
     }
 
+    @Test("every format reads an interval alike: 5 s and 150 ms are test-mode intervals, imported in test mode and refused in the same words without it")
+    func testIntervalsAlikeInEveryFormat() throws {
+        let files = [("configuration.interval_ms", Self.formatOne, #""interval_ms":10000"#), ("configuration.interval_ms", Self.formatTwo, #""interval_ms":10000"#),
+                     ("session.target_interval_ms", Self.formatThree, #""target_interval_ms":10000"#)]
+        for (name, file, member) in files {
+            for milliseconds: Int64 in [5_000, 150] {
+                let text = file.replacingOccurrences(of: member, with: member.replacingOccurrences(of: "10000", with: String(milliseconds)))
+                #expect(try UnsavedSessionFile.parse(text, allowTestIntervals: true).outcome.configuration.interval == .testOnly(milliseconds: milliseconds))
+                let refusal = #expect(throws: UnsavedSessionFileError.self) { try UnsavedSessionFile.parse(text) }
+                #expect(refusal?.description == UnsavedSessionFileError.malformed(UnsavedSessionFile.testIntervalProblem(name, milliseconds: milliseconds)).description)
+            }
+        }
+        #expect(UnsavedSessionFile.testIntervalProblem("session.target_interval_ms", milliseconds: 5_000)
+                == "session.target_interval_ms 5000 is a test-mode interval (a product interval is whole seconds from 10 s to 7259 s); import it with test mode on, or not at all")
+    }
+
     @Test("a format 3 file with a member missing, damaged or claiming too much is refused, naming it")
     func formatThreeFieldsAreChecked() throws {
         for (old, new, problem) in [

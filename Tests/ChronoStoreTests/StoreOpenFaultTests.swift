@@ -123,10 +123,36 @@ struct StoredValueFaultTests {
         #expect(isCorrupt { _ = try store.progress(nowUnixNanoseconds: Sample.now, utcOffsetSeconds: 0) })
     }
 
-    @Test("a damaged interval stays inside the interval range")
-    func damagedIntervalIsBounded() {
-        #expect(ChronoStore.interval(milliseconds: .max).span.nanoseconds == Int64(TrainingInterval.maximumSeconds) * 1_000_000_000)
-        #expect(ChronoStore.interval(milliseconds: -5).span.nanoseconds == 1_000_000)
+    @Test("a damaged interval, abort window or pattern is reported as damage naming the session, by every reader, never replaced")
+    func damagedConfigurationIsRefused() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ChronoStore.openForTest(directory)
+        let id = sid("S0")
+        try store.importFinishedSessions([Sample.finish(id, Sample.attempts(.challenge, [61, 62, 63]))], nowUnixNanoseconds: Sample.now)
+        func detail(_ body: () throws -> Void) -> String? {
+            do { try body(); return nil } catch let error as StoreError {
+                if case .corrupt(_, let detail) = error { return detail }
+                return "not corrupt: \(error)"
+            } catch { return "not a StoreError: \(error)" }
+        }
+        func damage(_ sql: String) throws { try store.pool.write { db in try db.execute(sql: sql) } }
+        // Before, the read clamped this to 120m 59s and the outbox sent it on.
+        try damage("UPDATE session SET target_interval_ms = 9223372036854775807")
+        let interval = "session \(id) holds a target interval of 9223372036854775807 ms, outside 1…7259000 ms"
+        #expect(detail { _ = try store.session(id: id) } == interval)
+        #expect(detail { _ = try store.recentSessions(limit: 10) } == interval)
+        // Progress reads the totals the triggers keep first: the damage is named there.
+        #expect(detail { _ = try store.progress(nowUnixNanoseconds: Sample.now, utcOffsetSeconds: 0) }
+                == "table session_tally holds a target interval of 9223372036854775807 ms, outside 1…7259000 ms")
+        try damage("UPDATE session SET target_interval_ms = 61000, abort_window_ms = 0")
+        #expect(detail { _ = try store.session(id: id) }?.hasPrefix("session \(id) holds a configuration no session can have: ") == true)
+        try damage("UPDATE session SET abort_window_ms = 3000, interval_pattern = 'S S S S S S'")
+        let pattern = "is not an interval pattern: use 1 to 5 short (S) and long (L) pulses only."
+        #expect(detail { _ = try store.session(id: id) }?.hasSuffix(pattern) == true)
+        #expect(detail { _ = try store.progress(nowUnixNanoseconds: Sample.now, utcOffsetSeconds: 0) } == "session \(id) holds the interval pattern 'S S S S S S', which is not one")
+        try damage("UPDATE session SET interval_pattern = 'S L'")
+        #expect(detail { _ = try store.session(id: id) } == nil)
     }
 }
 

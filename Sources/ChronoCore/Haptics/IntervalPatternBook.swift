@@ -7,6 +7,10 @@
 /// LL, SSS, …), up to five pulses: 62 patterns. Only when all 62 are taken is one reclaimed, from the
 /// assigned interval that ranks lowest by frecency (one no longer ranked at all goes first).
 public struct IntervalPatternBook: Hashable, Sendable {
+    /// The most pulses an interval pattern has: every pattern the book hands out, and so every pattern a
+    /// session can hold (`SessionConfiguration` refuses a longer one, wherever it comes from).
+    public static let maximumPulses = 5
+
     public private(set) var assignments: [TrainingInterval: HapticPattern]
 
     public init(assignments: [TrainingInterval: HapticPattern] = [:]) {
@@ -16,7 +20,7 @@ public struct IntervalPatternBook: Hashable, Sendable {
     /// Every interval pattern, simplest first.
     public static let candidates: [HapticPattern] = {
         var patterns: [HapticPattern] = []
-        for length in 1...5 {
+        for length in 1...maximumPulses {
             var ofLength: [[HapticElement]] = [[]]
             for _ in 0..<length {
                 ofLength = ofLength.flatMap { prefix in [prefix + [.short], prefix + [.long]] }

@@ -3,6 +3,8 @@ public struct SessionConfiguration: Hashable, Sendable {
     public static let defaultAttemptCount = 1
     public static let defaultRepetitionCount = 6
     public static let defaultFearThreshold = 0.10
+    /// The largest Fear threshold a session can hold: an error ten times the interval.
+    public static let maximumFearThreshold = 10.0
     public static let countRange = 1...99
 
     public var mode: SessionMode
@@ -33,8 +35,10 @@ public struct SessionConfiguration: Hashable, Sendable {
         guard Self.countRange.contains(count) else {
             throw mode.usesAttempts ? .attemptCountOutOfRange(count) : .repetitionCountOutOfRange(count)
         }
-        guard fearThreshold > 0, fearThreshold <= 10 else { throw .fearThresholdOutOfRange(fearThreshold) }
-        guard intervalPattern.isIntervalPattern else { throw .notAnIntervalPattern(intervalPattern.description) }
+        guard fearThreshold > 0, fearThreshold <= Self.maximumFearThreshold else { throw .fearThresholdOutOfRange(fearThreshold) }
+        guard intervalPattern.isIntervalPattern, intervalPattern.elements.count <= IntervalPatternBook.maximumPulses else {
+            throw .notAnIntervalPattern(intervalPattern.description)
+        }
         guard gestures.debounce >= .zero, gestures.debounce < gestures.longPress else {
             throw .gestureTimingInvalid(debounceMilliseconds: gestures.debounce.milliseconds,
                                         longPressMilliseconds: gestures.longPress.milliseconds)
@@ -96,9 +100,9 @@ public enum ConfigurationError: Error, Hashable, Sendable, CustomStringConvertib
         case .repetitionCountOutOfRange(let count):
             return "\(count) repetitions is out of range: use 1 to \(SessionConfiguration.countRange.upperBound)."
         case .fearThresholdOutOfRange(let value):
-            return "Fear threshold \(value) is out of range: give a fraction above 0, for example 0.10 for 10 %."
+            return "Fear threshold \(value) is out of range: give a fraction above 0 and at most \(Int(SessionConfiguration.maximumFearThreshold)), for example 0.10 for 10 %."
         case .notAnIntervalPattern(let text):
-            return "'\(text)' is not an interval pattern: use short (S) and long (L) pulses only."
+            return "\(TerminalSafeText.quoted(text)) is not an interval pattern: use 1 to \(IntervalPatternBook.maximumPulses) short (S) and long (L) pulses only."
         case .gestureTimingInvalid(let debounce, let longPress):
             return "Debounce \(debounce) ms must be at least 0 and shorter than the long press (\(longPress) ms)."
         case .sessionTimingInvalid:

@@ -497,7 +497,7 @@ public struct SessionEngine: Hashable, Sendable {
         let finished = SessionOutcome(
             status: status, configuration: configuration, startedAt: startedAt, endedAt: endedAt,
             attempts: attempts, boundaries: boundaries,
-            fearSoundEffective: configuration.mode == .fear && fearSoundEffective, reason: reason,
+            fearSoundEffective: configuration.mode == .fear && fearSoundEffective, reason: reason.map(SessionValidation.keepableReason),
             timingLateness: timingLateness, pressesIgnoredDuringPresentation: pressesIgnoredDuringPresentation,
             endedBeforeFirstPress: beforeFirstPress)
         outcome = finished

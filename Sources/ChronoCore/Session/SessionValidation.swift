@@ -27,6 +27,25 @@ public enum SessionValidation {
             : "\(name) \(milliseconds) is outside \(timingMilliseconds.lowerBound)…\(timingMilliseconds.upperBound) ms"
     }
 
+    /// The interval a session's `target_interval_ms` names, or nil outside `intervalMilliseconds`: the
+    /// product interval when it is whole seconds in the product's range, else a test-mode one. Every
+    /// format's reader and the store's read turn milliseconds into an interval here, so one value means
+    /// one interval everywhere; whether a test-mode interval is welcome is the reader's rule.
+    public static func interval(milliseconds: Int64) -> TrainingInterval? {
+        guard intervalMilliseconds.contains(milliseconds) else { return nil }
+        if milliseconds % 1000 == 0, let whole = try? TrainingInterval(seconds: Int(milliseconds / 1000)) { return whole }
+        return .testOnly(milliseconds: milliseconds)
+    }
+
+    /// `reason` as a session keeps it: characters `TerminalSafeText` escapes shown as escapes (an error's
+    /// description can hold a newline), and cut to `maximumReasonLength`. The engine keeps every reason
+    /// through this, so each one it records passes `validated`; a reason read from outside is checked,
+    /// not repaired.
+    public static func keepableReason(_ reason: String) -> String {
+        let safe = TerminalSafeText.sanitized(reason, keepNewlines: false)
+        return safe.count <= maximumReasonLength ? safe : String(safe.prefix(maximumReasonLength - 1)) + "…"
+    }
+
     /// The problem with a target interval of `milliseconds` read from outside, or nil.
     public static func intervalProblem(_ name: String, milliseconds: Int64) -> String? {
         intervalMilliseconds.contains(milliseconds) ? nil
@@ -47,8 +66,13 @@ public enum SessionValidation {
         }
         guard let canonical = CanonicalUUID(id) else { throw broken(.id, "the id is not a UUID (8-4-4-4-12 ASCII hexadecimal digits)") }
         try checkBoard(record.board, broken)
-        if let reason = record.outcome.reason, reason.count > maximumReasonLength {
-            throw broken(.text, "the reason is \(reason.count) characters long; at most \(maximumReasonLength)")
+        if let reason = record.outcome.reason {
+            guard reason.count <= maximumReasonLength else {
+                throw broken(.text, "the reason is \(reason.count) characters long; at most \(maximumReasonLength)")
+            }
+            guard !reason.unicodeScalars.contains(where: TerminalSafeText.isUnsafe) else {
+                throw broken(.text, "the reason holds a control character or a text-direction mark")
+            }
         }
         try checkConfiguration(record.outcome.configuration, broken)
         try checkTimes(record, firings: firings, broken)
@@ -63,14 +87,15 @@ public enum SessionValidation {
         if let problem = boardProblem(board) { throw broken(.text, problem) }
     }
 
-    /// Why `board` cannot name a session's board (too long, empty, a control character), or nil. Also
-    /// what a collector checks a device's board against when it enrols, so a device it lets in can sync.
+    /// Why `board` cannot name a session's board (too long, empty, a character `TerminalSafeText`
+    /// escapes, as a note or a study label may not hold), or nil. Also what a board file's name is
+    /// checked against when it is loaded, and a device's board when it enrols, so a device that runs can sync.
     public static func boardProblem(_ board: String) -> String? {
         guard !board.isEmpty, board.count <= maximumBoardLength else {
             return "the board name is \(board.count) characters long; it must be 1 to \(maximumBoardLength)"
         }
-        guard !board.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
-            return "the board name holds control characters"
+        guard !board.unicodeScalars.contains(where: TerminalSafeText.isUnsafe) else {
+            return "the board name holds a control character or a text-direction mark"
         }
         return nil
     }
@@ -106,7 +131,7 @@ public enum SessionValidation {
             throw broken(.time, "the anchor's wall clock \(anchor.unixNanoseconds) ns is outside \(TimeLimits.wallClockRangeText)")
         }
         guard TimeLimits.isAcceptedUTCOffset(anchor.utcOffsetSeconds) else {
-            throw broken(.time, "the UTC offset \(anchor.utcOffsetSeconds) s is beyond ±18 h")
+            throw broken(.time, "the UTC offset \(anchor.utcOffsetSeconds) s is beyond ±\(TimeLimits.maximumUTCOffsetSeconds / 3600) h")
         }
         // Built in typed steps: one long expression takes the release compiler (Swift 6.2, package-pi) too
         // long to type-check.

@@ -21,7 +21,7 @@ extension ChronoStore {
         var previous: (milliseconds: Int64, interval: TrainingInterval)?
         while let row = try recent.next() {
             let milliseconds: Int64 = row[0]
-            let interval = previous?.milliseconds == milliseconds ? previous!.interval : Self.interval(milliseconds: milliseconds)
+            let interval = previous?.milliseconds == milliseconds ? previous!.interval : try Self.interval(milliseconds: milliseconds, at: "table preset_use")
             previous = (milliseconds, interval)
             uses.append(PresetUse(interval: interval, usedAtUnixSeconds: row[1]))
         }
@@ -33,7 +33,7 @@ extension ChronoStore {
         for (position, preset) in ranked.enumerated() { byInterval[preset.interval] = position }
         var appended = false
         for row in totals {
-            let interval = Self.interval(milliseconds: row[0])
+            let interval = try Self.interval(milliseconds: row[0], at: "table preset_use_tally")
             if let position = byInterval[interval] {
                 ranked[position].useCount = row[1]
                 ranked[position].lastUsedUnixSeconds = row[2]
@@ -61,7 +61,7 @@ extension ChronoStore {
         try writeWhenPossible { db, canSave in
             var assignments: [TrainingInterval: HapticPattern] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT target_interval_ms, pattern FROM haptic_assignment") {
-                if let pattern = HapticPattern(notation: row[1]) { assignments[Self.interval(milliseconds: row[0])] = pattern }
+                if let pattern = HapticPattern(notation: row[1]) { assignments[try Self.interval(milliseconds: row[0], at: "table haptic_assignment")] = pattern }
             }
             let before = assignments
             var book = IntervalPatternBook(assignments: assignments)
@@ -84,7 +84,7 @@ extension ChronoStore {
         try read { db in
             var assignments: [TrainingInterval: HapticPattern] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT target_interval_ms, pattern FROM haptic_assignment") {
-                if let pattern = HapticPattern(notation: row[1]) { assignments[Self.interval(milliseconds: row[0])] = pattern }
+                if let pattern = HapticPattern(notation: row[1]) { assignments[try Self.interval(milliseconds: row[0], at: "table haptic_assignment")] = pattern }
             }
             return IntervalPatternBook(assignments: assignments)
         }

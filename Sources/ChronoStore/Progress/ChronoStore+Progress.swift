@@ -34,7 +34,7 @@ extension ChronoStore {
             // The all-time counts come from the totals the triggers keep (`ProgressTallySchema`).
             for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT target_interval_ms, status, mode, sessions FROM session_tally")) {
                 guard let mode = SessionMode(rawValue: row[2]) else { continue }
-                tallies.append(ProgressInput.Tally(interval: Self.interval(milliseconds: row[0]), status: row[1], mode: mode, sessions: row[3]))
+                tallies.append(ProgressInput.Tally(interval: try Self.interval(milliseconds: row[0], at: "table session_tally"), status: row[1], mode: mode, sessions: row[3]))
             }
             var sessions: [String: ProgressSession] = [:]
             func add(_ statement: Statement, _ arguments: StatementArguments, withAttempts: Bool = false, until attemptLimit: Int? = nil) throws {
@@ -96,9 +96,12 @@ extension ChronoStore {
         if count > 0, let meanAbs = row[9] as Double?, let meanPercent = row[17] as Double? {
             errors = ErrorAccumulator(attemptCount: count, absErrorSecondsSum: meanAbs * Double(count), absPercentErrorSum: meanPercent * Double(count))
         }
-        let pattern = HapticPattern(notation: row[15] as String).flatMap { $0.isIntervalPattern ? $0 : nil } ?? IntervalPatternBook.candidates[0]
+        let patternText: String = row[15]
+        guard let pattern = HapticPattern(notation: patternText), pattern.isIntervalPattern, pattern.elements.count <= IntervalPatternBook.maximumPulses else {
+            throw StoredValueCheck.OutOfRange(description: "session \(id) holds the interval pattern \(TerminalSafeText.quoted(patternText)), which is not one")
+        }
         return ProgressSession(
-            id: id, mode: SessionMode(rawValue: row[1]) ?? .challenge, interval: Self.interval(milliseconds: row[2]),
+            id: id, mode: SessionMode(rawValue: row[1]) ?? .challenge, interval: try Self.interval(milliseconds: row[2], at: "session \(id)"),
             status: row[3], startedUnixNanoseconds: row[4], utcOffsetSeconds: row[5], plannedCount: row[6], doneCount: row[7],
             pattern: pattern, errors: errors, timeAcuityScore: row[8], meanAbsErrorSeconds: row[9], meanSignedErrorSeconds: row[10],
             fearSoundEffective: row[11], healthLog: row[12], timingLateness: Self.timingLateness(row[13]), note: try Self.storedNote(row),

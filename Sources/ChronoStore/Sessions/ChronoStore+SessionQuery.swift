@@ -71,7 +71,7 @@ extension ChronoStore {
                 """, arguments: StatementArguments(arguments + [limit + 1]))
             let lines = try rows.prefix(limit).map { row in
                 ProgressReport.SessionLine(
-                    sessionID: row[0], mode: SessionMode(rawValue: row[1]) ?? .challenge, interval: Self.interval(milliseconds: row[2]),
+                    sessionID: row[0], mode: SessionMode(rawValue: row[1]) ?? .challenge, interval: try Self.interval(milliseconds: row[2], at: "session \(row[0] as String)"),
                     status: row[3], startedAt: WallTime(unixNanoseconds: row[4], utcOffsetSeconds: row[5]),
                     plannedCount: row[6], doneCount: row[7], timeAcuityScore: row[8], meanAbsErrorSeconds: row[9],
                     meanSignedErrorSeconds: row[10], fearSoundEffective: row[11], healthLog: row[12],

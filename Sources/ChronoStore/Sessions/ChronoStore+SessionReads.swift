@@ -23,22 +23,16 @@ extension ChronoStore {
             WHERE \(filter) ORDER BY s.started_unix_ns, s.id
             """, arguments: arguments)
         guard !rows.isEmpty else { return [] }
-        var attempts: [String: [StoredAttemptRow]] = [:]
-        let attemptRows = try Row.fetchCursor(db, sql: """
-            SELECT a.session_id, a.attempt_index, a.start_mono_ns, a.tap_mono_ns, a.presented_start_mono_ns, a.presented_end_mono_ns FROM attempt a
-            WHERE a.session_id IN (SELECT s.id FROM session s WHERE \(filter))
+        var attempts: [String: [AttemptRow]] = [:]
+        let attemptRows = try AttemptRow.fetchCursor(db, sql: """
+            SELECT a.* FROM attempt a WHERE a.session_id IN (SELECT s.id FROM session s WHERE \(filter))
             """, arguments: arguments)
-        while let row = try attemptRows.next() {
-            attempts[row[0], default: []].append(StoredAttemptRow(index: row[1], start: row[2], tap: row[3], presentedStart: row[4], presentedEnd: row[5]))
-        }
-        var boundaries: [String: [(Int, Int64, Int64?)]] = [:]
-        let boundaryRows = try Row.fetchCursor(db, sql: """
-            SELECT b.session_id, b.boundary_index, b.due_mono_ns, b.fired_mono_ns FROM passive_boundary b
-            WHERE b.session_id IN (SELECT s.id FROM session s WHERE \(filter))
+        while let attempt = try attemptRows.next() { attempts[attempt.sessionID, default: []].append(attempt) }
+        var boundaries: [String: [PassiveBoundaryRow]] = [:]
+        let boundaryRows = try PassiveBoundaryRow.fetchCursor(db, sql: """
+            SELECT b.* FROM passive_boundary b WHERE b.session_id IN (SELECT s.id FROM session s WHERE \(filter))
             """, arguments: arguments)
-        while let row = try boundaryRows.next() {
-            boundaries[row[0], default: []].append((row[1], row[2], row[3]))
-        }
+        while let boundary = try boundaryRows.next() { boundaries[boundary.sessionID, default: []].append(boundary) }
         let tags = try studyTags(db, filter: filter, arguments: arguments)
         return try rows.map { row in
             let id: String = row["id"]
@@ -51,22 +45,13 @@ extension ChronoStore {
         }
     }
 
-    /// One `attempt` row as read: its index, marks and (Reproduction) presented onsets.
-    struct StoredAttemptRow {
-        var index: Int
-        var start: Int64
-        var tap: Int64
-        var presentedStart: Int64?
-        var presentedEnd: Int64?
-    }
-
-    static func storedSession(_ row: Row, attempts: [StoredAttemptRow], boundaries: [(Int, Int64, Int64?)]) throws -> StoredSession {
+    static func storedSession(_ row: Row, attempts: [AttemptRow], boundaries: [PassiveBoundaryRow]) throws -> StoredSession {
         // Numbers from the file are input like any other: a row edited or damaged into times nothing
         // can compute with is reported as damage instead of trapping in the arithmetic below.
         let ended: Int64 = (row["ended_mono_ns"] as Int64?) ?? 0
         var marks: [Int64] = [row["started_mono_ns"] as Int64, ended, row["anchor_mono_ns"] as Int64]
-        for attempt in attempts { marks += [attempt.start, attempt.tap, attempt.presentedStart ?? 0, attempt.presentedEnd ?? 0] }
-        for boundary in boundaries { marks += [boundary.1, boundary.2 ?? 0] }
+        for attempt in attempts { marks += attempt.marks }
+        for boundary in boundaries { marks += [boundary.dueMonotonicNanoseconds, boundary.firedMonotonicNanoseconds ?? 0] }
         let timingLate: Int64? = row["timing_late_ns"]
         marks.append(timingLate ?? 0)
         try StoredValueCheck.marks(marks, session: row["id"])
@@ -74,13 +59,8 @@ extension ChronoStore {
         let configuration = try configuration(row)
         let status: String = row["status"]
         let startedAt = MonotonicInstant(nanoseconds: row["started_mono_ns"])
-        let sortedAttempts = attempts.sorted { $0.index < $1.index }.map { attempt in
-            AttemptMeasurement(index: attempt.index, target: configuration.interval,
-                               startMark: MonotonicInstant(nanoseconds: attempt.start), tapMark: MonotonicInstant(nanoseconds: attempt.tap),
-                               presentedStart: attempt.presentedStart.map(MonotonicInstant.init(nanoseconds:)),
-                               presentedEnd: attempt.presentedEnd.map(MonotonicInstant.init(nanoseconds:)))
-        }
-        let sortedBoundaries = boundaries.sorted { $0.0 < $1.0 }
+        let sortedAttempts = attempts.sorted { $0.index < $1.index }.map { $0.measurement(target: configuration.interval) }
+        let sortedBoundaries = boundaries.sorted { $0.index < $1.index }
         let endedNanoseconds: Int64? = row["ended_mono_ns"]
         let outcome = SessionOutcome(
             status: SessionStatus(rawValue: status) ?? .interrupted,
@@ -88,7 +68,7 @@ extension ChronoStore {
             startedAt: startedAt,
             endedAt: endedNanoseconds.map(MonotonicInstant.init(nanoseconds:)) ?? startedAt,
             attempts: sortedAttempts,
-            boundaries: sortedBoundaries.map { PassiveBoundary(index: $0.0, due: MonotonicInstant(nanoseconds: $0.1)) },
+            boundaries: sortedBoundaries.map(\.boundary),
             fearSoundEffective: (row["fear_sound_effective"] as Bool?) ?? false,
             reason: row["reason"],
             timingLateness: Self.timingLateness(timingLate))
@@ -96,7 +76,7 @@ extension ChronoStore {
         let anchor = WallClockAnchor(unixNanoseconds: row["anchor_unix_ns"], monotonic: MonotonicInstant(nanoseconds: row["anchor_mono_ns"]),
                                      utcOffsetSeconds: row["utc_offset_seconds"])
         let board: String = row["board"]
-        let fired = sortedBoundaries.map { $0.2.map(MonotonicInstant.init(nanoseconds:)) }
+        let fired = sortedBoundaries.map(\.fired)
         if status != "running" {
             // The same rules the row met when it was saved: a row damaged or edited since is reported
             // as damage, never computed with.
@@ -123,29 +103,44 @@ extension ChronoStore {
             soundAudibleAtStart: (row["sound_audible_at_start"] as Bool?) ?? true)
     }
 
-    /// Rebuilds the configuration a session ran with from its row.
+    /// Rebuilds the configuration a session ran with from its row. A value no session could hold (an
+    /// interval, pattern or timing damaged or edited since the save) is reported as damage that names
+    /// the session, as every other reader refuses it, never replaced by a default.
     static func configuration(_ row: Row) throws -> SessionConfiguration {
+        let id: String = row["id"]
         let mode = SessionMode(rawValue: row["mode"]) ?? .challenge
-        let pattern = HapticPattern(notation: row["interval_pattern"]) ?? IntervalPatternBook.candidates[0]
-        return try SessionConfiguration(
-            mode: mode,
-            interval: interval(milliseconds: row["target_interval_ms"]),
-            plannedCount: row["planned_count"],
-            fearThreshold: row["fear_threshold_percent"],
-            intervalPattern: pattern.isIntervalPattern ? pattern : IntervalPatternBook.candidates[0],
-            timing: SessionTiming(feedbackDuration: .milliseconds(row["feedback_ms"]),
-                                  abortConfirmWindow: .milliseconds(max(1, row["abort_window_ms"] as Int64)),
-                                  autoStartNextAttempt: row["auto_start_next_attempt"]),
-            gestures: GestureSettings(debounce: .milliseconds(row["debounce_ms"]), longPress: .milliseconds(row["long_press_ms"])))
+        let patternText: String = row["interval_pattern"]
+        guard let pattern = HapticPattern(notation: patternText) else {
+            throw StoredValueCheck.OutOfRange(description: "session \(id) holds the interval pattern \(TerminalSafeText.quoted(patternText)), which is not one")
+        }
+        let timings = try ["feedback_ms", "abort_window_ms", "debounce_ms", "long_press_ms"].map { name -> Int64 in
+            let value: Int64 = row[name]
+            if let problem = SessionValidation.timingProblem(name, milliseconds: value) {
+                throw StoredValueCheck.OutOfRange(description: "session \(id) holds \(problem)")
+            }
+            return value
+        }
+        do {
+            return try SessionConfiguration(
+                mode: mode,
+                interval: interval(milliseconds: row["target_interval_ms"], at: "session \(id)"),
+                plannedCount: row["planned_count"],
+                fearThreshold: row["fear_threshold_percent"],
+                intervalPattern: pattern,
+                timing: SessionTiming(feedbackDuration: .milliseconds(timings[0]), abortConfirmWindow: .milliseconds(timings[1]),
+                                      autoStartNextAttempt: row["auto_start_next_attempt"]),
+                gestures: GestureSettings(debounce: .milliseconds(timings[2]), longPress: .milliseconds(timings[3])))
+        } catch let error as ConfigurationError {
+            throw StoredValueCheck.OutOfRange(description: "session \(id) holds a configuration no session can have: \(error)")
+        }
     }
 
-    /// Product intervals are whole seconds; anything else was a test-only interval.
-    static func interval(milliseconds: Int64) -> TrainingInterval {
-        if milliseconds % 1000 == 0, let interval = try? TrainingInterval(seconds: Int(milliseconds / 1000)) {
-            return interval
+    /// The interval a stored `target_interval_ms` names (`SessionValidation.interval(milliseconds:)`),
+    /// or damage naming where it was read (`"session <id>"`, or a table).
+    static func interval(milliseconds: Int64, at place: String) throws(StoredValueCheck.OutOfRange) -> TrainingInterval {
+        guard let interval = SessionValidation.interval(milliseconds: milliseconds) else {
+            throw StoredValueCheck.OutOfRange(description: "\(place) holds a target interval of \(milliseconds) ms, outside \(SessionValidation.intervalMilliseconds.lowerBound)…\(SessionValidation.intervalMilliseconds.upperBound) ms")
         }
-        // A test interval, or a damaged value: kept inside the range intervals have, so no later
-        // arithmetic on it can overflow.
-        return .testOnly(milliseconds: min(max(milliseconds, 1), Int64(TrainingInterval.maximumSeconds) * 1000))
+        return interval
     }
 }

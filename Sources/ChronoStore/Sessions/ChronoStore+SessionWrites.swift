@@ -194,15 +194,12 @@ extension ChronoStore {
     private func completeSessionRow(_ db: Database, finish: SessionFinishRecord) throws {
         let outcome = finish.outcome
         try SessionFinishRow(finish).update(db)
-        let attemptStatement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO attempt (session_id, attempt_index, start_mono_ns, tap_mono_ns, presented_start_mono_ns, presented_end_mono_ns) VALUES (?, ?, ?, ?, ?, ?)")
         for attempt in outcome.attempts {
-            try attemptStatement.execute(arguments: [finish.sessionID, attempt.index, attempt.startMark.nanoseconds, attempt.tapMark.nanoseconds,
-                                                     attempt.presentedStart?.nanoseconds, attempt.presentedEnd?.nanoseconds])
+            try AttemptRow(sessionID: finish.sessionID, attempt).insert(db, onConflict: .replace)
         }
-        let boundaryStatement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO passive_boundary (session_id, boundary_index, due_mono_ns, fired_mono_ns) VALUES (?, ?, ?, ?)")
         for (position, boundary) in outcome.boundaries.enumerated() {
-            let fired = position < finish.boundariesFired.count ? finish.boundariesFired[position].nanoseconds : nil
-            try boundaryStatement.execute(arguments: [finish.sessionID, boundary.index, boundary.due.nanoseconds, fired])
+            let fired = position < finish.boundariesFired.count ? finish.boundariesFired[position] : nil
+            try PassiveBoundaryRow(sessionID: finish.sessionID, boundary, fired: fired).insert(db, onConflict: .replace)
         }
     }
 

@@ -58,6 +58,12 @@ public enum UnsavedSessionFile {
         return try finishRecord(envelope, allowTestIntervals: allowTestIntervals)
     }
 
+    /// Why an interval of `milliseconds` (inside the one range, but not a product interval) is not
+    /// imported without test mode: every format says it in these words.
+    static func testIntervalProblem(_ name: String, milliseconds: Int64) -> String {
+        "\(name) \(milliseconds) is a test-mode interval (a product interval is whole seconds from \(TrainingInterval.minimumSeconds) s to \(TrainingInterval.maximumSeconds) s); import it with test mode on, or not at all"
+    }
+
     /// The finish record of a decoded format 3 file, through the record's own validator.
     static func finishRecord(_ envelope: Envelope, allowTestIntervals: Bool) throws(UnsavedSessionFileError) -> SessionFinishRecord {
         let session = envelope.session
@@ -68,7 +74,7 @@ public enum UnsavedSessionFile {
         }
         let interval = outcome.configuration.interval
         if !allowTestIntervals && !interval.isProductInterval {
-            throw .malformed("session.target_interval_ms \(session.targetIntervalMilliseconds) is a test-mode interval; import it with test mode on, or not at all")
+            throw .malformed(testIntervalProblem("session.target_interval_ms", milliseconds: session.targetIntervalMilliseconds))
         }
         // The finish keeps the firings measured from the first boundary on (`SessionRunner.reported`).
         let fired = session.boundaries.prefix { $0.firedMonotonicNanoseconds != nil }

@@ -46,12 +46,11 @@ enum UnsavedSessionFileLegacy {
             return value
         }
         let intervalMilliseconds = try int(c["interval_ms"], "configuration.interval_ms")
-        let interval: TrainingInterval
-        if intervalMilliseconds % 1000 != 0 && allowTestIntervals && SessionValidation.intervalMilliseconds.contains(intervalMilliseconds) {
-            interval = .testOnly(milliseconds: intervalMilliseconds)  // a test session, imported by a test
-        } else {
-            do { interval = try TrainingInterval(seconds: Int(intervalMilliseconds / 1000)) } catch { throw bad("configuration: \(error)") }
-            guard intervalMilliseconds % 1000 == 0 else { throw bad("configuration.interval_ms is not whole seconds") }
+        guard let interval = SessionValidation.interval(milliseconds: intervalMilliseconds) else {
+            throw bad(SessionValidation.intervalProblem("configuration.interval_ms", milliseconds: intervalMilliseconds) ?? "configuration.interval_ms")
+        }
+        if !allowTestIntervals && !interval.isProductInterval {
+            throw bad(UnsavedSessionFile.testIntervalProblem("configuration.interval_ms", milliseconds: intervalMilliseconds))
         }
         let configuration: SessionConfiguration
         do {
