@@ -1,4 +1,5 @@
 import ChronoCore
+import ChronoRuntime
 @testable import ChronoDevice
 import ChronoStore
 import ChronoSync
@@ -47,7 +48,8 @@ struct JSONLinesStudyTests {
     func record() throws {
         let finish = try Self.finish(withheld: false)
         let lines = RecordingLines()
-        let recorder = JSONLinesRecorder(output: lines, isWallClockSynchronised: { true })
+        // As the product wires it: the fan-out settles the start's wall-clock fact for every recorder.
+        let recorder = RecorderFanOut([JSONLinesRecorder(output: lines)], isWallClockSynchronised: { true })
         recorder.sessionStarted(SessionStartRecord(sessionID: finish.sessionID, configuration: finish.outcome.configuration,
                                                    anchor: finish.anchor, board: finish.board, soundAudible: false))
         recorder.sessionFinished(finish)

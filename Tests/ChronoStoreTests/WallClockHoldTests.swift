@@ -13,7 +13,7 @@ struct WallClockHoldTests {
         let store = try ChronoStore.openForTest(directory, clock: clock)
         let outcome = Sample.attempts(.challenge, [61, 59])
         let result = try store.recordSessionFinished(Sample.finish(sid("S1"), outcome, synchronised: false), nowUnixNanoseconds: Sample.now)
-        #expect(result.health == .owed(reason: HealthRecordAvailability.heldReason))
+        #expect(result.health == .owed(code: "clock_unsynchronised", reason: HealthRecordAvailability.heldReason))
         #expect(try healthLogLines(store).isEmpty)
         #expect(try store.flushHeldRecords(nowUnixNanoseconds: Sample.now) == 0)
 

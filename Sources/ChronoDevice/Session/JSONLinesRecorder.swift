@@ -10,18 +10,15 @@ import Synchronization
 /// the API). Aborted and interrupted sessions print nothing: they are never logged (SPEC §2).
 final class JSONLinesRecorder: SessionRecorder {
     private let output: LineOutput
-    /// Whether the wall clock is synchronised now, for a start that does not say (the store's answer).
-    private let isWallClockSynchronised: @Sendable () -> Bool
+    /// Each running session's start, as the fan-out settled it (`RecorderFanOut`: the wall clock's
+    /// synchronisation asked once for every recorder).
     private let started = Mutex<[String: SessionStartRecord]>([:])
 
-    init(output: LineOutput, isWallClockSynchronised: @escaping @Sendable () -> Bool) {
+    init(output: LineOutput) {
         self.output = output
-        self.isWallClockSynchronised = isWallClockSynchronised
     }
 
     func sessionStarted(_ start: SessionStartRecord) {
-        var start = start
-        start.wallClockSynchronised = start.wallClockSynchronised ?? isWallClockSynchronised()
         started.withLock { $0[start.sessionID] = start }
     }
 

@@ -40,8 +40,8 @@ public struct LiveOptions {
 
     /// Where completed sessions go: the store, then `extra`, and standard output too with JSON lines.
     func recorder(store: ChronoStore, console: LineOutput, also extra: [SessionRecorder] = []) -> SessionRecorder {
-        RecorderFanOut([StoreSessionRecorder(store: store)] + extra
-                       + (printJSONLines ? [JSONLinesRecorder(output: console, isWallClockSynchronised: { store.isWallClockSynchronised })] : []))
+        RecorderFanOut([StoreSessionRecorder(store: store)] + extra + (printJSONLines ? [JSONLinesRecorder(output: console)] : []),
+                       isWallClockSynchronised: { store.isWallClockSynchronised })
     }
 
     /// The loop's real-time priority, or nil without real-time scheduling.

@@ -29,6 +29,8 @@ final class StoreSessionRecorder: SessionRecorder {
 
     func sessionStarted(_ start: SessionStartRecord) {
         var start = start
+        // Settled already behind the product's fan-out (`LiveOptions.recorder`); asked here only when
+        // this recorder is used alone.
         start.wallClockSynchronised = start.wallClockSynchronised ?? store.isWallClockSynchronised
         starts.withLock { $0[start.sessionID] = start }
         do {
@@ -46,7 +48,7 @@ final class StoreSessionRecorder: SessionRecorder {
                 report("warning: health log: writing failed (\(reason)). The session is saved; health logging is stopped until `chronoception health enable`.")
             }
             // A record held back for the wall clock is said with the session, not only in `health status`.
-            if case .owed = result.health, (try? store.session(id: finish.sessionID))?.healthLedger?.reasonCode == "clock_unsynchronised" {
+            if case .owed("clock_unsynchronised", _) = result.health {
                 report(HealthNotes.sessionHeldBack)
             }
         } catch {

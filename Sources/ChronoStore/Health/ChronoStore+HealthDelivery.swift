@@ -13,12 +13,12 @@ extension ChronoStore {
         if !settings.healthLoggingEnabled {
             let reason = "Health logging was off; `chronoception health backfill` writes it after `health enable`."
             try write { db in try setLedger(db, sessionID: sessionID, state: .owed, code: "logging_off", reason: reason, now: now) }
-            return .owed(reason: reason)
+            return .owed(code: "logging_off", reason: reason)
         }
         if let failure = settings.healthFailure {
             let reason = "Health logging stopped after a failure (\(failure)); run `chronoception health enable`, then `health backfill`."
             try write { db in try setLedger(db, sessionID: sessionID, state: .owed, code: "logging_failing", reason: reason, now: now) }
-            return .owed(reason: reason)
+            return .owed(code: "logging_failing", reason: reason)
         }
         do {
             try healthLogTarget(settings.healthLogPath).append(line: record.jsonLine)
@@ -47,7 +47,7 @@ extension ChronoStore {
             return .skipped(reason: reason)
         case .held(let reason):
             try write { db in try setLedger(db, sessionID: sessionID, state: .owed, code: "clock_unsynchronised", reason: reason, now: now) }
-            return .owed(reason: reason)
+            return .owed(code: "clock_unsynchronised", reason: reason)
         case .record(let record):
             return try deliverHealthRecord(record, settings: settings, nowUnixNanoseconds: now)
         }

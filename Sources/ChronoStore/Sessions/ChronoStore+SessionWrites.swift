@@ -221,13 +221,13 @@ extension ChronoStore {
 
     func ledgerDelivery(_ sessionID: String) throws(StoreError) -> HealthDelivery {
         let row = try read { db in
-            try Row.fetchOne(db, sql: "SELECT state, reason FROM health_ledger WHERE session_id = ?", arguments: [sessionID])
+            try Row.fetchOne(db, sql: "SELECT state, reason_code, reason FROM health_ledger WHERE session_id = ?", arguments: [sessionID])
         }
         let reason: String = row?["reason"] ?? ""
         switch row?["state"] as String? {
         case "written": return .written
         case "skipped": return .skipped(reason: reason)
-        default: return .owed(reason: reason)
+        default: return .owed(code: row?["reason_code"] ?? "pending", reason: reason)
         }
     }
 }

@@ -62,8 +62,9 @@ public enum HealthDelivery: Hashable, Sendable {
     case written
     /// No record by rule (SPEC §4).
     case skipped(reason: String)
-    /// Due but not written now (logging off, stopped after a failure, wall clock not synchronised).
-    case owed(reason: String)
+    /// Due but not written now (logging off, stopped after a failure, wall clock not synchronised);
+    /// `code` is the ledger's `reason_code` (`HealthLedgerEntry.reasonCode`), for a caller that says why.
+    case owed(code: String, reason: String)
     /// The write failed now; `firstFailure` is true the one time it should be reported.
     case failed(reason: String, firstFailure: Bool)
 }
