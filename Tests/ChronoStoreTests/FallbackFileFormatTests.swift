@@ -74,6 +74,14 @@ struct FallbackFileFormatTests {
         #expect(unknown.soundAudibleAtStart == true && unknown.wallClockSynchronised == false)
     }
 
+    @Test("a format 1 or 2 file's reason, kept before the reason's character rule, is read with its control characters escaped")
+    func legacyReasonIsEscaped() throws {
+        for file in [Self.formatOne, Self.formatTwo] {
+            let text = file.replacingOccurrences(of: #""reason":null"#, with: #""reason":"Stopped:\nby SIGTERM""#)
+            #expect(try UnsavedSessionFile.parse(text).outcome.reason == #"Stopped:\nby SIGTERM"#)
+        }
+    }
+
     @Test("a format 2 file is still read: the whole session comes back, the start's facts unknown")
     func formatTwoIsRead() throws {
         #expect(try UnsavedSessionFile.parse(Self.formatTwo) == (try Self.finish()))

@@ -154,6 +154,19 @@ struct StoredValueFaultTests {
         try damage("UPDATE session SET interval_pattern = 'S L'")
         #expect(detail { _ = try store.session(id: id) } == nil)
     }
+
+    @Test("a reason an older version kept with a newline or an escape reads with them escaped, and the session still syncs")
+    func olderReasonReadsEscaped() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ChronoStore.openForTest(directory)
+        let id = sid("R0")
+        try store.importFinishedSessions([Sample.finish(id, Sample.attempts(.challenge, [61, 62, 63]))], nowUnixNanoseconds: Sample.now)
+        try store.pool.write { db in try db.execute(sql: "UPDATE session SET reason = ?", arguments: ["the loop failed:\nline busy \u{1B}[2J"]) }
+        let session = try store.session(id: id)
+        #expect(session.outcome.reason == "the loop failed:\\nline busy \\u{1B}[2J")
+        #expect(try session.record?.validatedOutcome().reason == session.outcome.reason)
+    }
 }
 
 @Suite("Durability of commits")

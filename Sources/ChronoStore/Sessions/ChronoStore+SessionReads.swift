@@ -70,7 +70,9 @@ extension ChronoStore {
             attempts: sortedAttempts,
             boundaries: sortedBoundaries.map(\.boundary),
             fearSoundEffective: (row["fear_sound_effective"] as Bool?) ?? false,
-            reason: row["reason"],
+            // Versions before the reason's character rule kept an error's text as it was (a newline
+            // included): such a reason reads with those characters escaped, as the engine keeps it now.
+            reason: (row["reason"] as String?).map(SessionValidation.keepableReason),
             timingLateness: Self.timingLateness(timingLate))
         let sessionID: String = row["id"]
         let anchor = WallClockAnchor(unixNanoseconds: row["anchor_unix_ns"], monotonic: MonotonicInstant(nanoseconds: row["anchor_mono_ns"]),

@@ -85,7 +85,7 @@ enum UnsavedSessionFileLegacy {
         let outcome = SessionOutcome(status: status, configuration: configuration,
                                      startedAt: try mark(object["started_ns"], "started_ns"), endedAt: try mark(object["ended_ns"], "ended_ns"),
                                      attempts: attempts, boundaries: boundaries,
-                                     fearSoundEffective: object["fear_sound_effective"] as? Bool ?? false, reason: object["reason"] as? String,
+                                     fearSoundEffective: object["fear_sound_effective"] as? Bool ?? false, reason: (object["reason"] as? String).map(SessionValidation.keepableReason),
                                      timingLateness: timingLateness)
         var record = SessionFinishRecord(sessionID: sessionID, outcome: outcome, anchor: anchor, board: board, boundariesFired: fired,
                                          soundAudibleAtStart: object["sound_audible_at_start"] as? Bool)
