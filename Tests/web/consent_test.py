@@ -108,7 +108,8 @@ def main():
         set_view(driver, "desktop", "light")
         open_home(driver, daemon.base, "[data-role=consent-accept]")
         driver.find_element(By.CSS_SELECTOR, "[data-role=consent-accept]").click()
-        wait_for(driver, f"return !document.querySelector('[data-role=consent]') && document.querySelector('[data-role=study-line]') && document.querySelector('[data-role=study-line]').textContent === {json.dumps(DUE)}")
+        wait_for(driver, f"return !document.querySelector('[data-role=consent]') && document.querySelector('[data-role=study-line]') && document.querySelector('[data-role=study-line]').textContent === {json.dumps(DUE)}",
+                 timeout=30)  # the accept's answer, then the daemon's next state event: slow beside the arm64 builds
         check("accepted: Home's line says the study's session is due", text_of(driver, "[data-role=study-line]") == DUE, text_of(driver, "[data-role=study-line]"))
         label = "Start the study's next session (Challenge 10s ×1) on the device"
         wait_for(driver, f"return document.querySelector('[data-role=start-next]') && document.querySelector('[data-role=start-next]').textContent === {json.dumps(label)}")
