@@ -11,6 +11,12 @@ public struct IntervalPatternBook: Hashable, Sendable {
     /// session can hold (`SessionConfiguration` refuses a longer one, wherever it comes from).
     public static let maximumPulses = 5
 
+    /// Whether a session can hold `pattern` as its interval pattern: short and long pulses only, at
+    /// most `maximumPulses` of them. The one rule, for a configuration and for a stored row alike.
+    public static func admits(_ pattern: HapticPattern) -> Bool {
+        pattern.isIntervalPattern && pattern.elements.count <= maximumPulses
+    }
+
     public private(set) var assignments: [TrainingInterval: HapticPattern]
 
     public init(assignments: [TrainingInterval: HapticPattern] = [:]) {

@@ -36,7 +36,7 @@ public struct SessionConfiguration: Hashable, Sendable {
             throw mode.usesAttempts ? .attemptCountOutOfRange(count) : .repetitionCountOutOfRange(count)
         }
         guard fearThreshold > 0, fearThreshold <= Self.maximumFearThreshold else { throw .fearThresholdOutOfRange(fearThreshold) }
-        guard intervalPattern.isIntervalPattern, intervalPattern.elements.count <= IntervalPatternBook.maximumPulses else {
+        guard IntervalPatternBook.admits(intervalPattern) else {
             throw .notAnIntervalPattern(intervalPattern.description)
         }
         guard gestures.debounce >= .zero, gestures.debounce < gestures.longPress else {

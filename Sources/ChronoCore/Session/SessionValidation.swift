@@ -66,14 +66,7 @@ public enum SessionValidation {
         }
         guard let canonical = CanonicalUUID(id) else { throw broken(.id, "the id is not a UUID (8-4-4-4-12 ASCII hexadecimal digits)") }
         try checkBoard(record.board, broken)
-        if let reason = record.outcome.reason {
-            guard reason.count <= maximumReasonLength else {
-                throw broken(.text, "the reason is \(reason.count) characters long; at most \(maximumReasonLength)")
-            }
-            guard !reason.unicodeScalars.contains(where: TerminalSafeText.isUnsafe) else {
-                throw broken(.text, "the reason holds a control character or a text-direction mark")
-            }
-        }
+        if let reason = record.outcome.reason, let problem = reasonProblem("the reason", reason) { throw broken(.text, problem) }
         try checkConfiguration(record.outcome.configuration, broken)
         try checkTimes(record, firings: firings, broken)
         try checkAttempts(record.outcome, broken)
@@ -101,13 +94,17 @@ public enum SessionValidation {
     }
 
     /// Why a health-skip reason (the device's sentence for why a session has no health record) cannot
-    /// be kept, or nil: at most `maximumReasonLength` characters, none that `TerminalSafeText` escapes.
+    /// be kept, or nil: the rule of every reason (`reasonProblem`).
     public static func skipReasonProblem(_ reason: String) -> String? {
-        guard reason.count <= maximumReasonLength else {
-            return "health_skip_reason is \(reason.count) characters long; at most \(maximumReasonLength)"
-        }
-        guard !reason.unicodeScalars.contains(where: TerminalSafeText.isUnsafe) else {
-            return "health_skip_reason holds a control character or a text-direction mark"
+        reasonProblem("health_skip_reason", reason)
+    }
+
+    /// Why a sentence a session keeps (its reason, its health-skip reason) named `name` cannot be kept,
+    /// or nil: at most `maximumReasonLength` characters, none that `TerminalSafeText` escapes.
+    static func reasonProblem(_ name: String, _ text: String) -> String? {
+        guard text.count <= maximumReasonLength else { return "\(name) is \(text.count) characters long; at most \(maximumReasonLength)" }
+        guard !text.unicodeScalars.contains(where: TerminalSafeText.isUnsafe) else {
+            return "\(name) holds a control character or a text-direction mark"
         }
         return nil
     }

@@ -97,7 +97,7 @@ extension ChronoStore {
             errors = ErrorAccumulator(attemptCount: count, absErrorSecondsSum: meanAbs * Double(count), absPercentErrorSum: meanPercent * Double(count))
         }
         let patternText: String = row[15]
-        guard let pattern = HapticPattern(notation: patternText), pattern.isIntervalPattern, pattern.elements.count <= IntervalPatternBook.maximumPulses else {
+        guard let pattern = HapticPattern(notation: patternText), IntervalPatternBook.admits(pattern) else {
             throw StoredValueCheck.OutOfRange(description: "session \(id) holds the interval pattern \(TerminalSafeText.quoted(patternText)), which is not one")
         }
         return ProgressSession(

@@ -51,7 +51,7 @@ extension ChronoStore {
         let ended: Int64 = (row["ended_mono_ns"] as Int64?) ?? 0
         var marks: [Int64] = [row["started_mono_ns"] as Int64, ended, row["anchor_mono_ns"] as Int64]
         for attempt in attempts { marks += attempt.marks }
-        for boundary in boundaries { marks += [boundary.dueMonotonicNanoseconds, boundary.firedMonotonicNanoseconds ?? 0] }
+        for boundary in boundaries { marks += boundary.marks }
         let timingLate: Int64? = row["timing_late_ns"]
         marks.append(timingLate ?? 0)
         try StoredValueCheck.marks(marks, session: row["id"])

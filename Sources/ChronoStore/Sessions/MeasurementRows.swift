@@ -108,6 +108,9 @@ struct PassiveBoundaryRow: Encodable, FetchableRecord, PersistableRecord {
         try container.encode(firedMonotonicNanoseconds, forKey: .firedMonotonicNanoseconds)
     }
 
+    /// Its monotonic marks (an unmeasured firing as 0), for the read's range check.
+    var marks: [Int64] { [dueMonotonicNanoseconds, firedMonotonicNanoseconds ?? 0] }
+
     var boundary: PassiveBoundary { PassiveBoundary(index: index, due: MonotonicInstant(nanoseconds: dueMonotonicNanoseconds)) }
     var fired: MonotonicInstant? { firedMonotonicNanoseconds.map(MonotonicInstant.init(nanoseconds:)) }
 }
