@@ -204,6 +204,26 @@ struct DeviceActionTests {
         #expect(shownAtReply.withLock { $0 } == .sessionSummary)
     }
 
+    @Test("published() answers once the state made from a new snapshot is published: the API's read after a store write (a consent decision) shows it")
+    func publishedFollowsTheSnapshot() throws {
+        let rig = try VirtualDaemonRig(try QuickSession.configuration(.challenge, count: 1))
+        let harness = rig.harness
+        let shownAtAnswer = Mutex<String?>(nil)
+        harness.driver.at(Self.ms(100)) { [handle = harness.handle, events = harness.events] in
+            // What DaemonDevice.takeStoreChanges does: the snapshot prepared again, then the barrier.
+            rig.library.change(healthStatus: "on: waiting for the clock")
+            rig.keeper.refresh()
+            handle.published { shownAtAnswer.withLock { $0 = events.latestState?.health } }
+        }
+        harness.stop(at: Self.ms(1_000))
+        _ = try harness.run()
+        #expect(shownAtAnswer.withLock { $0 } == "on: waiting for the clock")
+        // After the loop has ended, the barrier answers at once.
+        let late = Mutex(false)
+        harness.handle.published { late.withLock { $0 = true } }
+        #expect(late.withLock { $0 })
+    }
+
     @Test("Fear without the opt-in is refused with the reason; an invalid count too")
     func refusals() throws {
         let rig = try VirtualDaemonRig(try QuickSession.configuration(.challenge, count: 1))

@@ -26,7 +26,10 @@ enum StudyRoutes {
                 try store.decideStudyConsent(decision, nowUnixNanoseconds: now)
                 return .success(try consentJSON(store))
             }
-            return JSONResponse.ok(try answer.get())
+            let answered = try answer.get()
+            // The page reads GET /device next: the device's state must already carry the decision.
+            await state.device.takeStoreChanges()
+            return JSONResponse.ok(answered)
         }
     }
 

@@ -14,4 +14,13 @@ public protocol DeviceControl: Sendable {
     func perform(_ action: DeviceAction) async -> DeviceReply
     /// Live events from now on, until the consumer stops iterating (then the stream is finished).
     func events() -> AsyncStream<DeviceEvent>
+    /// The API has written the store (a consent decision): returns once the device has taken it in and
+    /// published the state made from it, so a `status()` read after it shows the change. Waits off the
+    /// loop; a device with nothing to take in returns at once.
+    func takeStoreChanges() async
+}
+
+extension DeviceControl {
+    /// A device without a snapshot of the store (the API's `NoDevice`, test devices) has nothing to take in.
+    public func takeStoreChanges() async {}
 }

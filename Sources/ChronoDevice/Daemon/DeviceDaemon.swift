@@ -92,7 +92,7 @@ public struct DeviceDaemon {
         // One event hub for the daemon's life: the API's live events and status read it; the loop
         // behind it may be replaced when an input-device button comes back.
         let events = DeviceEventHub()
-        let device = DaemonDevice(hub: events)
+        let device = DaemonDevice(hub: events, refreshSnapshot: { keeper.refresh() })
         // Before the server exists, so its connection caps are drawn from the raised limit.
         console.writeLine(DescriptorLimit.raiseToHardLimit().line)
         let server = configuration.api.flatMap { DaemonAPIServer.start(store: store, device: device, configuration: $0, console: console) }

@@ -1,4 +1,5 @@
 import ChronoCore
+import Foundation
 import Synchronization
 
 /// The running daemon as the API sees it (`DeviceControl`): the status is the latest state the loop
@@ -12,9 +13,12 @@ public final class DaemonDevice: DeviceControl {
     public let hub: DeviceEventHub
     private let handle = Mutex<DaemonHandle?>(nil)
     private let setupReport = Mutex<DeviceSetup?>(nil)
+    /// Prepares and publishes a new snapshot from the store (`SnapshotKeeper.refresh`); blocks on the store.
+    private let refreshSnapshot: @Sendable () -> Void
 
-    public init(hub: DeviceEventHub) {
+    public init(hub: DeviceEventHub, refreshSnapshot: @escaping @Sendable () -> Void = {}) {
         self.hub = hub
+        self.refreshSnapshot = refreshSnapshot
     }
 
     /// The loop now running (nil while the daemon waits for its button).
@@ -39,6 +43,17 @@ public final class DaemonDevice: DeviceControl {
     public func perform(_ action: DeviceAction) async -> DeviceReply {
         guard let current = handle.withLock({ $0 }) else { return .refused(.waitingForButton) }
         return await current.request(action)
+    }
+
+    /// The snapshot is prepared again on a thread of its own (it reads the store; the change watcher would
+    /// do the same, later), which posts `.snapshotChanged` to the loop when it differs; the loop's answer
+    /// to `published()`, posted after it, comes once the state made from it is published.
+    public func takeStoreChanges() async {
+        let refresh = refreshSnapshot
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread { refresh(); continuation.resume() }
+        }
+        await handle.withLock({ $0 })?.published()
     }
 
     public func events() -> AsyncStream<DeviceEvent> {

@@ -34,6 +34,19 @@ public struct DaemonHandle: Sendable {
         }
     }
 
+    /// `completion` is called once, off the loop thread, after everything posted to the loop before this
+    /// was taken in and the states it made were published; at once when the loop has ended.
+    public func published(_ completion: @escaping @Sendable () -> Void) {
+        messenger.post(.published(reply: completion))
+    }
+
+    /// Waits (asynchronously) for `published(_:)`'s call.
+    public func published() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            published { continuation.resume() }
+        }
+    }
+
     /// Hears the device's events until the subscription is cancelled.
     public func subscribe(_ handler: @escaping @Sendable (DeviceEvent) -> Void) -> DeviceEventSubscription {
         hub.subscribe(handler)

@@ -202,6 +202,9 @@ public final class DeviceDaemonController: LoopController {
         case .hangup:
             let keeper = keeper
             return [.offLoop { keeper.reload() }]
+        case .published(let reply):
+            // An off-loop job runs after every state published before it (SessionLoop+Actions).
+            return [.offLoop { reply() }]
         case .request(let action, let reply):
             let (actions, answer) = decide(action, reply: reply, at: now)
             guard let answer else { return stamped(actions) }

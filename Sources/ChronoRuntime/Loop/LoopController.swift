@@ -51,7 +51,10 @@ public protocol LoopController: AnyObject {
 extension LoopController {
     /// Controllers that are not the daemon refuse requests and ignore the rest.
     public func receive(_ message: ControllerMessage, at now: MonotonicInstant) -> [LoopAction] {
-        guard case .request(_, let reply) = message else { return [] }
-        return [.offLoop { reply(.refused(.notADaemon)) }]
+        switch message {
+        case .request(_, let reply): return [.offLoop { reply(.refused(.notADaemon)) }]
+        case .published(let reply): return [.offLoop { reply() }]
+        case .snapshotChanged, .hangup, .battery: return []
+        }
     }
 }

@@ -68,6 +68,9 @@ public enum ControllerMessage: Sendable {
     case hangup
     /// The battery thread read the battery (once a minute; never on a board without one).
     case battery(BatteryReading)
+    /// `reply` is called once, off the loop thread, after every message posted before this one was taken
+    /// in and the states they made were published (the API waits on it after writing the store).
+    case published(reply: @Sendable () -> Void)
 }
 
 /// Posts controller messages to a loop from any thread without waiting for it.
@@ -75,8 +78,11 @@ public struct LoopMessenger: Sendable {
     let mailbox: LoopMailbox
 
     public func post(_ message: ControllerMessage) {
-        if !mailbox.post(.controller(message)), case .request(_, let reply) = message {
-            reply(.refused(.stopping))
+        guard !mailbox.post(.controller(message)) else { return }
+        switch message {
+        case .request(_, let reply): reply(.refused(.stopping))
+        case .published(let reply): reply()
+        case .snapshotChanged, .hangup, .battery: break
         }
     }
 }
