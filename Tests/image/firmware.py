@@ -203,8 +203,10 @@ def settings(text, board_filters, tryboot, read_file, depth=0):
 def choose(card, work, dtb=DEFAULT_DTB, tryboot=False):
     """The firmware's choice for one boot of `card` as the board `dtb` names, the files copied into `work`."""
     fat = fat_image(card)
-    config_name = "tryboot.txt" if tryboot and read_fat(card, "tryboot.txt", fat) is not None else "config.txt"
-    text = read_fat(card, config_name, fat)
+    text = read_fat(card, "tryboot.txt", fat) if tryboot else None
+    config_name = "tryboot.txt" if text is not None else "config.txt"
+    if text is None:
+        text = read_fat(card, config_name, fat)
     if text is None:
         raise CardError(f"{card}: the FAT partition has no {config_name}, so a Pi would not boot it")
     values = dict(settings(text, MODEL_FILTERS.get(dtb, set()), tryboot, lambda name: read_fat(card, name, fat)))

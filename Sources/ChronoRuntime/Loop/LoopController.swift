@@ -49,7 +49,7 @@ public protocol LoopController: AnyObject {
 }
 
 extension LoopController {
-    /// Controllers that are not the daemon refuse requests and ignore the rest.
+    /// Controllers that are not the daemon refuse requests, answer the barrier (`published`) and ignore the rest.
     public func receive(_ message: ControllerMessage, at now: MonotonicInstant) -> [LoopAction] {
         switch message {
         case .request(_, let reply): return [.offLoop { reply(.refused(.notADaemon)) }]
