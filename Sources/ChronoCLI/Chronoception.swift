@@ -39,6 +39,7 @@ public struct Chronoception: ParsableCommand {
             DiscardCommand.self,
             CompanionCommand.self,
             SyncCommand.self,
+            UpdateCommand.self,
             CollectorCommand.self,
             BenchCommand.self,
         ]

@@ -31,7 +31,7 @@ struct StoreDeviceLibraryTests {
         defer { scratch.remove() }
         let keeper = SnapshotKeeper(library: try Self.library(scratch))
         #expect(keeper.latest.defaults.gestures.longPress == .milliseconds(1500))
-        let watcher = try DataDirectoryWatcher(directory: scratch.directory, prefix: "chronoception.sqlite", onChange: { keeper.refresh() })
+        let watcher = try DataDirectoryWatcher(directory: scratch.directory, prefixes: ["chronoception.sqlite"], onChange: { keeper.refresh() })
         defer { watcher.stop() }
         // Another process's view of the same database: its own connection pool.
         let other = try ChronoStore.open(StoreLocation(directory: scratch.directory))

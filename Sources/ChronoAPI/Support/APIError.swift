@@ -55,7 +55,7 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         let status: HTTPResponse.Status
         switch refusal.code {
         // No device is a state of this server, not a failure of it: 409 like the other refusals.
-        case .noDevice, .nothingRunning, .sessionRunning, .notPassive, .busy, .consentNeeded, .batteryLow: status = .conflict
+        case .noDevice, .nothingRunning, .sessionRunning, .notPassive, .busy, .consentNeeded, .batteryLow, .updating: status = .conflict
         case .fearNotEnabled, .invalidConfiguration: status = .unprocessableContent
         case .pairingNotApproved: status = .forbidden
         }

@@ -47,6 +47,8 @@ public enum DeviceRefusal: Hashable, Sendable, CustomStringConvertible {
     case consentNeeded(protocolName: String)
     /// The battery is at or below the stop level (`BatteryMonitor.startRefusal`'s reason).
     case batteryLow(String)
+    /// An update of the card holds sessions (`UpdateRecord.sessionRefusal`'s reason).
+    case updating(String)
     /// The configuration is invalid (the core's message).
     case invalidConfiguration(String)
     /// Too many pairing requests wait already (`PairingQueue.capacity`).
@@ -77,6 +79,7 @@ public enum DeviceRefusal: Hashable, Sendable, CustomStringConvertible {
         case .consentNeeded(let name):
             return "The study \(name) asks for your consent before its sessions: open the device's page to read it and accept or decline. Your own sessions still run (a preset: `start --preset 30s`)."
         case .batteryLow(let reason): return reason
+        case .updating(let reason): return "No session now: \(reason)"
         case .invalidConfiguration(let message): return message
         case .pairingQueueFull: return "\(PairingQueue.capacity) pairing requests already wait for the device's button; try again when they are answered or expire."
         case .pairingRefused(let why): return "Pairing refused: \(why)."
@@ -103,6 +106,8 @@ public enum DeviceRefusal: Hashable, Sendable, CustomStringConvertible {
         case pairingNotApproved = "pairing_not_approved"
         case consentNeeded = "consent_needed"
         case batteryLow = "battery_low"
+        /// An update of the card is installing or confirming itself.
+        case updating = "updating"
     }
 
     /// The refusal's API error code.
@@ -117,6 +122,7 @@ public enum DeviceRefusal: Hashable, Sendable, CustomStringConvertible {
         case .fearNotOptedIn: return .fearNotEnabled
         case .consentNeeded: return .consentNeeded
         case .batteryLow: return .batteryLow
+        case .updating: return .updating
         case .invalidConfiguration: return .invalidConfiguration
         case .pairingRefused: return .pairingNotApproved
         case .notADaemon, .noDevice, .noDeviceToPair: return .noDevice

@@ -8,8 +8,8 @@
 public struct DeviceState: Hashable, Sendable {
     /// The format's version; bumped when a key is added or changes meaning (2: `pairing_request`;
     /// 3: `next_session`, `glanceable_privacy`; 4: `study`, `next_session.in_study`,
-    /// `last_session.results_withheld`).
-    public static let formatVersion = 4
+    /// `last_session.results_withheld`; 5: `update`).
+    public static let formatVersion = 5
 
     /// What the device is doing (the `state` member).
     public var state: Name
@@ -56,6 +56,9 @@ public struct DeviceState: Hashable, Sendable {
     /// The latest reminder while what it reminds of is still due (`ReminderRules.outstanding`): what the
     /// page's Home, `status` and the status bar show.
     public var reminder: String?
+    /// The card's last update of its root (`UpdateRecord`) in words, with the running version and slot;
+    /// nil where nothing was ever updated (and off the card).
+    public var update: Update?
     /// When the state was published, on the wall clock (what a page compares with its own clock to
     /// see how long an event took to reach it). Nil in the value the loop compares.
     public var updated: WallTime?

@@ -63,6 +63,8 @@ extension DeviceState {
         add("reminder", reminder.map { .string($0) })
         // Only on a board with a battery: a board without one shows nothing new.
         if let battery { members.append(("battery", battery.json)) }
+        // Only on a card that has been updated.
+        if let update { members.append(("update", update.json)) }
         return members
     }
 }

@@ -17,8 +17,9 @@ final class DataDirectoryWatcher: @unchecked Sendable {
     private let stopPipe: [Int32]
     private let thread: Thread
 
-    /// Watches `directory` for writes to files whose names start with `prefix`.
-    init(directory: String, prefix: String, onChange: @escaping @Sendable () -> Void) throws {
+    /// Watches `directory` for writes to files whose names start with one of `prefixes` (the database's
+    /// name; the update record's, `UpdateRecord.fileName`).
+    init(directory: String, prefixes: [String], onChange: @escaping @Sendable () -> Void) throws {
         let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0 else { throw CommandFailure(message: "inotify_init1: \(String(cString: strerror(errno)))") }
         guard inotify_add_watch(inotify, directory, UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)) >= 0 else {
@@ -53,7 +54,7 @@ final class DataDirectoryWatcher: @unchecked Sendable {
                 while true {
                     let count = read(inotify, &buffer, buffer.count)
                     guard count > 0 else { break }
-                    relevant = relevant || Self.mentions(prefix, in: buffer, count: count)
+                    relevant = relevant || Self.mentions(prefixes, in: buffer, count: count)
                 }
                 if relevant {
                     onChange()
@@ -78,14 +79,15 @@ final class DataDirectoryWatcher: @unchecked Sendable {
         _ = write(stopPipe[1], &byte, 1)
     }
 
-    /// Whether any event in the buffer names a file starting with `prefix`.
-    private static func mentions(_ prefix: String, in buffer: [UInt8], count: Int) -> Bool {
+    /// Whether any event in the buffer names a file starting with one of `prefixes`.
+    private static func mentions(_ prefixes: [String], in buffer: [UInt8], count: Int) -> Bool {
         var offset = 0
         let header = MemoryLayout<inotify_event>.size
         while offset + header <= count {
             let nameLength = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: offset + 12, as: UInt32.self)) }
             let nameBytes = buffer[(offset + header)..<min(count, offset + header + nameLength)].prefix { $0 != 0 }
-            if String(decoding: nameBytes, as: UTF8.self).hasPrefix(prefix) { return true }
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            if prefixes.contains(where: name.hasPrefix) { return true }
             offset += header + nameLength
         }
         return false

@@ -74,7 +74,7 @@ public struct DeviceDaemon {
         }
         let console = drivers.console
         let library = StoreDeviceLibrary(store: store, flags: flags, board: drivers.board, boardSource: drivers.boardSource,
-                                         report: { console.writeLine($0) })
+                                         bootedSlot: BootedSlot.read(), report: { console.writeLine($0) })
         // Sound is opened once, for the life of the daemon, when Fear may be used at all (the flag or
         // the setting at start; turning `fear-mode` on later needs a restart to open the device).
         var sound: (output: SoundOutput?, status: SoundStatus) = (nil, .inaudible(reason: "Fear Mode was not opted into when the device started"))
@@ -108,7 +108,7 @@ public struct DeviceDaemon {
         defer { pusher.stop() }
         let watcher = try? DataDirectoryWatcher(
             directory: store.location.directory,
-            prefix: (store.location.databasePath as NSString).lastPathComponent,
+            prefixes: [(store.location.databasePath as NSString).lastPathComponent, UpdateRecord.fileName],
             onChange: { keeper.refresh(); pusher.storeChanged() })
         if watcher == nil {
             drivers.console.writeLine("Settings changes cannot be watched here; send SIGHUP to apply them (`systemctl reload chronoception`).")

@@ -34,11 +34,18 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
     private let state: Mutex<State>
     /// Where notices go (the daemon's console).
     private let report: @Sendable (String) -> Void
+    /// The card's update record beside the store, and the slot this boot started from.
+    private let updateFile: UpdateRecordFile
+    private let bootedSlot: BootSlot?
+    /// The last refusal of the update record said on the console (said once, not at every snapshot).
+    private let saidUpdateRefusal = Mutex<String?>(nil)
 
     /// `boardSource`: the name or path `board` was loaded by (`--board`'s value); nil: its name.
     init(store: ChronoStore, flags: SessionFlags, board: BoardConfiguration, boardSource: String? = nil,
-         report: @escaping @Sendable (String) -> Void) {
+         bootedSlot: BootSlot? = nil, report: @escaping @Sendable (String) -> Void) {
         self.store = store
+        updateFile = UpdateRecordFile(directory: store.location.directory)
+        self.bootedSlot = bootedSlot
         self.flags = flags
         self.boardSource = boardSource ?? board.name
         state = Mutex(State(board: BoardTiming(board)))
@@ -67,6 +74,7 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
         let study = studyStanding()
         let recentCompletions = recentCompletedSessions()
         let lastCompletedStudy = newestCompleted.flatMap { try? store.session(id: $0.sessionID).study }
+        let update = updateStanding()
         // Only the first snapshot of this process needs the store's times (see below).
         let firstSnapshot = state.withLock { $0.seenDefaults == nil }
         let changedBeforeStart = firstSnapshot && SessionResolver.defaultsChangedAfterLastSession(
@@ -108,6 +116,7 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
             snapshot.lastCompletedStudy = lastCompletedStudy
             snapshot.batteryThresholds = settings.batteryThresholds
             snapshot.reminders = settings.reminders
+            (snapshot.update, snapshot.updateRefusal) = update
             snapshot.recentCompletions = recentCompletions
             state.lastGood = snapshot
             return snapshot
@@ -175,4 +184,23 @@ final class StoreDeviceLibrary: DeviceLibrary, SessionRecorder {
                        lastSessionID: nil, presets: [.builtInPreset], patterns: IntervalPatternBook(),
                        defaults: SessionDefaults(), healthStatus: "failing: the store cannot be read", fearAllowed: false)
     }
+
+    /// The update record as the state shows it, and whether it holds sessions. A file the validator
+    /// refuses holds nothing (said once on the console): a broken record must not stop the device.
+    private func updateStanding() -> (DeviceState.Update?, String?) {
+        switch updateFile.read() {
+        case .none:
+            return (nil, nil)
+        case .record(let record):
+            return (DeviceState.Update(record: record, running: .running, slot: bootedSlot), record.sessionRefusal)
+        case .refused(let reason):
+            let first = saidUpdateRefusal.withLock { said in
+                defer { said = reason }
+                return said != reason
+            }
+            if first { report("The update record is ignored: \(reason).") }
+            return (nil, nil)
+        }
+    }
+
 }

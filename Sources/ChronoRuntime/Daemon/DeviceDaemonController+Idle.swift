@@ -7,6 +7,10 @@ extension DeviceDaemonController {
     func startSession(_ requested: SessionConfiguration, at now: MonotonicInstant, study: StudyTag? = nil) -> [LoopAction] {
         // At the battery's stop level nothing starts: a tap gets the low-battery cue and the reason.
         if let reason = batteryRefusal { return refuseStartForBattery(reason, at: now) }
+        if let reason = snapshot.updateRefusal {
+            return [.vibrate(PlannedVibration(pattern: HapticCue.error.pattern, label: .cue(.error), due: max(now, motorQuietAt))),
+                    .console("No session: \(reason)"), .state(currentState())]
+        }
         let configuration = runnable(requested)
         var actions: [LoopAction] = []
         if configuration.mode != requested.mode {

@@ -11,6 +11,7 @@ extension DeviceDaemonController {
             // A waiting pairing request never blocks a start: it waits through the session.
             if let refusal = sessionRefusal(.start) { return ([], .refused(refusal)) }
             if let reason = batteryRefusal { return ([], .refused(.batteryLow(reason))) }
+            if let reason = snapshot.updateRefusal { return ([], .refused(.updating(reason))) }
             let configuration: SessionConfiguration
             do {
                 configuration = try requestedConfiguration(request)

@@ -192,7 +192,14 @@ public final class DeviceDaemonController: LoopController {
         lastInstant = max(lastInstant, now)
         switch message {
         case .snapshotChanged:
+            let before = snapshot.update?.phase
             snapshot = keeper.latest
+            // The new slot has just confirmed itself (`chronoception update confirm`): the ready cue says
+            // the device is itself again, on the new version.
+            if before == .trying, snapshot.update?.phase == .confirmed, runner == nil {
+                let cue = PlannedVibration(pattern: HapticCue.deviceReady.pattern, label: .cue(.deviceReady), due: max(now, motorQuietAt))
+                return stamped([.vibrate(cue), .console(snapshot.update?.line ?? "Updated.")] + rebuildMenuIfFree(at: now))
+            }
             menuOutdated = true
             // During a session the state is published again stamped with the new snapshot (the loop drops
             // it when nothing changed), so turning glanceable-privacy on hides the feedback at once.
@@ -234,6 +241,7 @@ public final class DeviceDaemonController: LoopController {
             state.battery = battery.status(thresholds: snapshot.batteryThresholds)
             state.study = studyLine()
             (state.today, state.reminder) = todayAndReminder()
+            state.update = snapshot.update
             return .state(state)
         }
     }

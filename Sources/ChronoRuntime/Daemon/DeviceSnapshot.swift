@@ -42,6 +42,11 @@ public struct DeviceSnapshot: Hashable, Sendable {
     /// The local start of each session completed since yesterday's local midnight, by session id:
     /// today's count against the daily goal.
     public var recentCompletions: [String: WallTime] = [:]
+    /// The card's last update (`UpdateRecord`, from its file beside the store) as the state shows it;
+    /// nil when there is none. While it holds sessions, no session starts.
+    public var update: DeviceState.Update?
+    /// Why no session starts because of the update (`UpdateRecord.sessionRefusal`); nil: none.
+    public var updateRefusal: String?
 
     public init(nextConfiguration: SessionConfiguration, lastSessionID: String?, presets: [TrainingInterval],
                 patterns: IntervalPatternBook, defaults: SessionDefaults, healthStatus: String, fearAllowed: Bool,

@@ -107,3 +107,41 @@ import Testing
         #expect(BootSlot.a.other == .b)
     }
 }
+
+@Suite("A bundle as RAUC describes it") struct BundleInfoTests {
+    static let info = #"{"compatible":"chronoception-raspi-arm64","version":"0.2.0","description":"Chronoception 0.2.0","build":"20261204T022514Z","hooks":[],"images":[]}"#
+
+    @Test("rauc info's JSON gives the compatible string and the version")
+    func reads() throws {
+        let bundle = try BundleInfo(raucJSON: Self.info)
+        #expect(bundle == BundleInfo(compatible: "chronoception-raspi-arm64", version: ReleaseVersion("0.2.0")!))
+        #expect(bundle.refusal(compatible: "chronoception-raspi-arm64", running: ReleaseVersion("0.1.0")!, allowDowngrade: false) == nil)
+    }
+
+    @Test("another card's bundle, an older one and the running one are refused, each naming the fix")
+    func refusals() throws {
+        let bundle = try BundleInfo(raucJSON: Self.info)
+        #expect(bundle.refusal(compatible: "other", running: ReleaseVersion("0.1.0")!, allowDowngrade: true)?.hasPrefix("The bundle is for 'chronoception-raspi-arm64', and this card is 'other'") == true)
+        #expect(bundle.refusal(compatible: "chronoception-raspi-arm64", running: ReleaseVersion("0.3.0")!, allowDowngrade: false)
+            == "The bundle holds 0.2.0, older than the running 0.3.0. To go back on purpose, add --allow-downgrade.")
+        #expect(bundle.refusal(compatible: "chronoception-raspi-arm64", running: ReleaseVersion("0.3.0")!, allowDowngrade: true) == nil)
+        #expect(bundle.refusal(compatible: "chronoception-raspi-arm64", running: ReleaseVersion("0.2.0")!, allowDowngrade: false)?.contains("already running") == true)
+    }
+
+    @Test("output that does not describe a usable bundle is refused")
+    func badOutput() {
+        for text in ["", "rauc-Message: Reading bundle", #"{"version":"0.2.0"}"#, #"{"compatible":"x","version":"latest"}"#, #"{"compatible":"x\u001b[2J","version":"0.2.0"}"#] {
+            #expect(throws: UpdateRecord.Refusal.self) { try BundleInfo(raucJSON: text) }
+        }
+    }
+
+    @Test("rauc install's progress lines give their percentage; other lines none")
+    func progress() {
+        #expect(RaucProgressLine.percent("  0% Installing") == 0)
+        #expect(RaucProgressLine.percent(" 40% Copying image to rootfs.1") == 40)
+        #expect(RaucProgressLine.percent("100% Installing done.") == 100)
+        #expect(RaucProgressLine.percent("installing `/data/x.raucb` succeeded") == nil)
+        #expect(RaucProgressLine.percent("150% nonsense") == nil)
+        #expect(RaucProgressLine.percent("4a% x") == nil)
+    }
+}
