@@ -25,7 +25,7 @@ struct DeviceWireTests {
     func serverSentEvents() throws {
         #expect(DeviceEvent.state(try Self.running()).serverSentEvent == """
             event: state
-            data: {"version":4,"state":"AttemptRunning","board":"desktop","mode":"challenge","interval":"1m 0s","interval_seconds":60,\
+            data: {"version":5,"state":"AttemptRunning","board":"desktop","mode":"challenge","interval":"1m 0s","interval_seconds":60,\
             "attempt":1,"attempt_count":3,"repetitions_done":null,"repetition_count":null,"next_boundary":null,"fear_sound":null,\
             "health":"on","last_feedback":null,"session_id":"FAKE-1","offered_preset":null,"pairing_request":null,"next_session":null,"study":null,"today":null,"reminder":null,\
             "session_in_progress":true,"updated":"\(Self.updated.iso8601)"}
@@ -48,7 +48,7 @@ struct DeviceWireTests {
         }
         try await APIHarness.with(device: NoDevice()) { api in
             let reply = try await api.request("/api/v1/device")
-            #expect(reply.text.hasPrefix(#"{"device":{"version":4,"state":"NoDevice","board":null,"#), "\(reply.text)")
+            #expect(reply.text.hasPrefix(#"{"device":{"version":5,"state":"NoDevice","board":null,"#), "\(reply.text)")
         }
     }
 

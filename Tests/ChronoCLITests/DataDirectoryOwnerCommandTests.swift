@@ -179,7 +179,7 @@ import Glibc
         try ended.run()
         ended.waitUntilExit()
         let path = scratch.root + "/run/stale.json"
-        let text = #"{"version":4,"state":"Idle","board":"desktop","pid":\#(ended.processIdentifier),"data_dir":"/nowhere"}"#
+        let text = #"{"version":5,"state":"Idle","board":"desktop","pid":\#(ended.processIdentifier),"data_dir":"/nowhere"}"#
         FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         let json = try Self.run(binary, ["status", "--json", "--state-file", path], scratch: scratch)
         #expect(json.status == ExitStatus.notRunning.rawValue)

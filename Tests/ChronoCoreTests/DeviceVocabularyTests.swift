@@ -31,7 +31,7 @@ struct DeviceVocabularyTests {
     func apiAndFileJSON() throws {
         let state = try Self.passiveState()
         let shared = """
-            {"version":4,"state":"PassiveRunning","board":"raspberry-pi-4b","mode":"passive","interval":"30s","interval_seconds":30,\
+            {"version":5,"state":"PassiveRunning","board":"raspberry-pi-4b","mode":"passive","interval":"30s","interval_seconds":30,\
             "attempt":null,"attempt_count":null,"repetitions_done":3,"repetition_count":6,"next_boundary":"\(Self.boundary.iso8601)",\
             "fear_sound":null,"health":"failing: no space","last_feedback":null,"session_id":"S","offered_preset":null,\
             "pairing_request":{"name":"Anna's \\"phone\\"","address":"192.168.1.20"},"next_session":null,"study":null,"today":null,"reminder":null
@@ -50,14 +50,14 @@ struct DeviceVocabularyTests {
         idle.interval = try TrainingInterval(seconds: 15)
         idle.nextSession = DeviceState.NextSession(mode: .passive, interval: try TrainingInterval(seconds: 15), count: 6)
         #expect(idle.published(at: Self.updated).apiJSON.compactText == """
-            {"version":4,"state":"Idle","board":"test","mode":"passive","interval":"15s","interval_seconds":15,\
+            {"version":5,"state":"Idle","board":"test","mode":"passive","interval":"15s","interval_seconds":15,\
             "attempt":null,"attempt_count":null,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":"off","last_feedback":null,"session_id":null,"offered_preset":null,"pairing_request":null,\
             "next_session":{"mode":"passive","interval":"15s","interval_seconds":15,"count":6,"in_study":false},"study":null,"today":null,"reminder":null,\
             "session_in_progress":false,"updated":"\(Self.updated.iso8601)"}
             """)
         #expect(DeviceState(state: .noDevice).apiJSON.compactText == """
-            {"version":4,"state":"NoDevice","board":null,"mode":null,"interval":null,"interval_seconds":null,\
+            {"version":5,"state":"NoDevice","board":null,"mode":null,"interval":null,"interval_seconds":null,\
             "attempt":null,"attempt_count":null,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":null,"last_feedback":null,"session_id":null,"offered_preset":null,"pairing_request":null,\
             "next_session":null,"study":null,"today":null,"reminder":null,"session_in_progress":false,"updated":null}

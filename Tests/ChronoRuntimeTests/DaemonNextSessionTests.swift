@@ -38,7 +38,7 @@ struct DaemonNextSessionTests {
         let updated = WallTime(unixNanoseconds: 1_795_000_000_002_000_000, utcOffsetSeconds: 0)
         let text = try #require(rig.lastState).published(at: updated).stateFileJSON(pid: 7).compactText
         #expect(text == """
-            {"version":4,"state":"Idle","board":"test","mode":"challenge","interval":"15s","interval_seconds":15,\
+            {"version":5,"state":"Idle","board":"test","mode":"challenge","interval":"15s","interval_seconds":15,\
             "attempt":null,"attempt_count":null,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":"on","last_feedback":null,"session_id":null,"offered_preset":null,"pairing_request":null,\
             "next_session":{"mode":"challenge","interval":"15s","interval_seconds":15,"count":2,"in_study":false},"study":null,"today":{"sessions":0,"goal":null,"goal_met":false,"line":"Today: 0 sessions"},"reminder":null,"last_session":null,\

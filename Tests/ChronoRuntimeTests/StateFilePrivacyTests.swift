@@ -26,7 +26,7 @@ struct StateFilePrivacyTests {
     @Test("off: the file shows the feedback and the score")
     func off() throws {
         #expect(try Self.feedbackState(hidden: false).published(at: Self.updated).stateFileJSON(pid: 7).compactText == """
-            {"version":4,"state":"FeedbackFlash","board":"desktop","mode":"challenge","interval":"30s","interval_seconds":30,\
+            {"version":5,"state":"FeedbackFlash","board":"desktop","mode":"challenge","interval":"30s","interval_seconds":30,\
             "attempt":2,"attempt_count":5,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":"on","last_feedback":"Late by 3s · yellow","session_id":"S","offered_preset":null,"pairing_request":null,\
             "next_session":null,"study":null,"today":null,"reminder":null,"last_session":{"date":"2026-11-24","interval":"30s","interval_seconds":30,"time_acuity_score":81,"results_withheld":false},\
@@ -37,7 +37,7 @@ struct StateFilePrivacyTests {
     @Test("on: state, mode, interval and counts stay; the feedback and the score are null")
     func on() throws {
         #expect(try Self.feedbackState(hidden: true).published(at: Self.updated).stateFileJSON(pid: 7).compactText == """
-            {"version":4,"state":"FeedbackFlash","board":"desktop","mode":"challenge","interval":"30s","interval_seconds":30,\
+            {"version":5,"state":"FeedbackFlash","board":"desktop","mode":"challenge","interval":"30s","interval_seconds":30,\
             "attempt":2,"attempt_count":5,"repetitions_done":null,"repetition_count":null,"next_boundary":null,\
             "fear_sound":null,"health":"on","last_feedback":null,"session_id":"S","offered_preset":null,"pairing_request":null,\
             "next_session":null,"study":null,"today":null,"reminder":null,"last_session":{"date":"2026-11-24","interval":"30s","interval_seconds":30,"time_acuity_score":null,"results_withheld":false},\
