@@ -3084,6 +3084,61 @@ enum OpenAPIDocument {
               }
             }
           },
+          "update": {
+            "type": "object",
+            "description": "The card's last update of its root (docs/IMAGE.md, \"Updates\"): present only on a card that has been updated, or is being updated. While phase is installing, installed or trying, no session starts (POST /device/start answers 409 updating).",
+            "required": [
+              "running_version",
+              "slot",
+              "phase",
+              "to_version",
+              "progress",
+              "line"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "running_version": {
+                "type": "string",
+                "description": "The version this device runs, e.g. 0.2.0."
+              },
+              "slot": {
+                "type": "string",
+                "nullable": true,
+                "enum": [
+                  "A",
+                  "B",
+                  null
+                ],
+                "description": "The root slot this device booted from; null where it cannot be told."
+              },
+              "phase": {
+                "type": "string",
+                "enum": [
+                  "installing",
+                  "installed",
+                  "trying",
+                  "confirmed",
+                  "rolled_back",
+                  "failed"
+                ]
+              },
+              "to_version": {
+                "type": "string",
+                "description": "The version the update installs."
+              },
+              "progress": {
+                "type": "integer",
+                "nullable": true,
+                "minimum": 0,
+                "maximum": 100,
+                "description": "How far RAUC has written the other slot, while installing; null otherwise."
+              },
+              "line": {
+                "type": "string",
+                "description": "The update in one line of words, as chronoception status shows it."
+              }
+            }
+          },
           "session_in_progress": {
             "type": "boolean"
           },

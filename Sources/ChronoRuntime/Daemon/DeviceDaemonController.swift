@@ -194,13 +194,14 @@ public final class DeviceDaemonController: LoopController {
         case .snapshotChanged:
             let before = snapshot.update?.phase
             snapshot = keeper.latest
+            menuOutdated = true
             // The new slot has just confirmed itself (`chronoception update confirm`): the ready cue says
-            // the device is itself again, on the new version.
+            // the device is itself again, on the new version, and the state says so at once.
             if before == .trying, snapshot.update?.phase == .confirmed, runner == nil {
                 let cue = PlannedVibration(pattern: HapticCue.deviceReady.pattern, label: .cue(.deviceReady), due: max(now, motorQuietAt))
-                return stamped([.vibrate(cue), .console(snapshot.update?.line ?? "Updated.")] + rebuildMenuIfFree(at: now))
+                let menu = rebuildMenuIfFree(at: now)
+                return stamped([.vibrate(cue), .console(snapshot.update?.line ?? "Updated.")] + (menu.isEmpty ? [.state(currentState())] : menu))
             }
-            menuOutdated = true
             // During a session the state is published again stamped with the new snapshot (the loop drops
             // it when nothing changed), so turning glanceable-privacy on hides the feedback at once.
             return stamped(runner == nil ? rebuildMenuIfFree(at: now) : [.state(currentState())])

@@ -49,9 +49,19 @@ public enum StateFileText {
         if let sound = text("fear_sound") { lines.append("Fear sound: \(sound)") }
         if let health = text("health") { lines.append("Health log: \(health)") }
         if let battery = batteryLine(object) { lines.append(battery) }
+        if let update = updateLine(object) { lines.append(update) }
         if (object["glanceable_privacy"] as? NSNumber)?.boolValue == true { lines.append("Scores: hidden (glanceable-privacy is on)") }
         if let updated = text("updated") { lines.append("Updated: \(updated)") }
         return lines
+    }
+
+    /// `Update: Installing 0.2.0: 40 %; no session starts until it is done. (version 0.1.0, slot A)`: the card's last
+    /// update in words, with the version and slot running; nil where nothing was ever updated.
+    public static func updateLine(_ object: [String: Any]) -> String? {
+        guard let update = object["update"] as? [String: Any], let line = update["line"] as? String,
+              let running = update["running_version"] as? String else { return nil }
+        let slot = (update["slot"] as? String).map { ", slot \($0)" } ?? ""
+        return "Update: \(line) (version \(running)\(slot))"
     }
 
     /// `Battery: 12 % (discharging, low)`, and the reason no session starts at the stop level; nil on a
