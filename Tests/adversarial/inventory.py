@@ -147,6 +147,24 @@ INVENTORY = [
      "validator": "PowerSupplyValues",
      "classes": [],
      "fuzzer": "", "why": "short files of the kernel's, each value bounded (64 bytes) and range-checked; BatteryGaugeTests feeds garbage, out-of-range, missing and oversized values"},
+    {"input": "the card's update record (chronoception-update.json beside the store; `update status`, the daemon, the boot units)",
+     "routes": [],
+     "readers": ["Sources/ChronoCore/Update/UpdateRecord+File.swift", "Sources/ChronoDevice/Update/UpdateRecordFile.swift"],
+     "validator": "UpdateRecord",
+     "classes": [],
+     "fuzzer": "update-record"},
+    {"input": "RAUC's words about a bundle (`rauc info --output-format=json`, `rauc install`'s progress lines)",
+     "routes": [],
+     "readers": ["Sources/ChronoCore/Update/BundleInfo.swift", "Sources/ChronoDevice/Update/RaucSystem.swift"],
+     "validator": "BundleInfo",
+     "classes": [],
+     "fuzzer": "update-record"},
+    {"input": "a bundle given to `update install` (a file's path or an http(s):// URL)",
+     "routes": [],
+     "readers": ["Sources/ChronoCLI/Commands/Update/UpdateCommand.swift"],
+     "validator": "bundleSource",
+     "classes": [],
+     "fuzzer": "", "why": "a regular file's path or an http(s) URL of printable characters, passed to RAUC as one argument (no shell), which checks the bundle's signature before anything in it is used; UpdateBundleSourceTests refuses the rest"},
     {"input": "a click on a desktop notification (ActionInvoked on the user's session bus)",
      "routes": [],
      "readers": ["Sources/CDesktopNotify/chrono_desktop_notify.c"],
@@ -165,10 +183,11 @@ INVENTORY = [
 NOT_INPUTS = {
     "Sources/chronoception-sync-bench/CollectorClient.swift": "the sync benchmark's load generator (not shipped)",
     "Sources/ChronoCollector/Postgres": "rows of the collector's own database",
-    "Sources/ChronoCore/Text/JSONValue.swift": "JSONValue(parsing:) reads the JSON this program's own encoder wrote (a session record, SessionRecordJSON)",
+    "Sources/ChronoCore/Text/JSONValue.swift": "JSONValue(parsing:) is the core's depth-bounded reader (LocatedJSON); each caller is listed as a reader or here",
+    "Sources/ChronoStore/Sessions/SessionRecordJSON.swift": "JSONValue(parsing:) of the JSON this program's own encoder just wrote (a session record)",
 }
 
-DECODING = re.compile(r"JSONDecoder\(\)\.decode\(|JSONSerialization\.jsonObject\(|LocatedJSON\.parse\(|Yams\.|\bcompose\(yaml|public static func parse\(")
+DECODING = re.compile(r"JSONValue\(parsing:|JSONDecoder\(\)\.decode\(|JSONSerialization\.jsonObject\(|LocatedJSON\.parse\(|Yams\.|\bcompose\(yaml|public static func parse\(")
 ROUTE = re.compile(r"\b(?:router|group|versioned|open|keyed)\.(get|post|put|patch|delete)\(\s*(?:RouterPath\()?\s*(\"[^\"]*\"|[A-Za-z_.]+)")
 
 

@@ -44,6 +44,11 @@ let package = Package(
             .product(name: "ChronoCore", package: "Chronoception"),
             .product(name: "ChronoSync", package: "Chronoception"),
         ]),
+        // The card's update record as `chronoception update` reads it, and RAUC's description of a bundle.
+        .executableTarget(name: "FuzzUpdateRecord", dependencies: [
+            "CFuzzerDriver",
+            .product(name: "ChronoCore", package: "Chronoception"),
+        ]),
         // A collector's reply as the device decodes and validates it (`SyncReplyValidation`): receipts,
         // grants and the assignment inside a receipt.
         .executableTarget(name: "FuzzReceipt", dependencies: [

@@ -104,7 +104,8 @@ extension JSONValue {
     /// The value JSON `text` holds, members in the order written, or nil when it is not JSON (RFC
     /// 8259, read by the core's own reader). A whole number that fits `Int64` stays exact; any other
     /// number is a `Double`. For embedding JSON another encoder wrote (a Codable record) in a
-    /// `JSONValue` document.
+    /// `JSONValue` document, and under a validator of its own for small documents from outside (the
+    /// update record, RAUC's description of a bundle): the reader bounds the nesting.
     public init?(parsing text: String) {
         guard let located = try? LocatedJSON.parse(text) else { return nil }
         self.init(located)
