@@ -69,6 +69,11 @@ function batteryWords(battery) {
 function batteryLine(device) {
   return device && device.battery ? el("p", { "data-role": "battery-line", class: device.battery.level === "normal" ? "muted" : "hint" }, batteryWords(device.battery)) : null;
 }
+// The card's last update (GET /device's `update`, only on a card that has one): the device's own words.
+function updateLine(device) {
+  const update = device && device.update;
+  return el("p", { "data-role": "update-line", class: updateHolds(device) ? "hint" : "muted", hidden: !update }, update ? `Update: ${update.line}` : "");
+}
 // Each state event carries `next_session` while the device is idle: a default changed elsewhere
 // (Settings, the command line) renames the button without a reload.
 function refreshStartLabel(device) {
@@ -88,8 +93,15 @@ function refreshStartLabel(device) {
     battery.textContent = batteryWords(device.battery);
     battery.className = device.battery.level === "normal" ? "muted" : "hint";
   }
-  // At the battery's stop level the device starts nothing: no button that would only be refused.
-  if (button && device) button.hidden = !!(device.battery && device.battery.reason);
+  // An update's progress and phase come with each state event; an install may begin while Home is open.
+  const update = document.querySelector("[data-role=update-line]");
+  if (update && device) {
+    update.textContent = device.update ? `Update: ${device.update.line}` : "";
+    update.hidden = !device.update;
+    update.className = updateHolds(device) ? "hint" : "muted";
+  }
+  // While the device starts nothing (the battery, an update): no button that would only be refused.
+  if (button && device) button.hidden = startHeld(device);
 }
 
 // The device's health text is the state file's (`on`, `off`, `failing: …`, `on (N held back: …)`),
@@ -126,11 +138,11 @@ async function pageHome() {
     primary.append(el("button", { type: "button", onclick: async () => {
       message.textContent = "Asking the device…";
       message.textContent = (await deviceAction("start")).text; // live.js: the page's words, never a session's id
-    }, "data-role": "start-next", hidden: !!(d.battery && d.battery.reason) }, startLabel(d.next_session)));
+    }, "data-role": "start-next", hidden: startHeld(d) }, startLabel(d.next_session)));
   }
   status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)), studyLine(d),
     reminderLine(d), todayLine(d),
-    d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null, batteryLine(d),
+    d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null, batteryLine(d), updateLine(d),
     d.health ? healthLine(d.health) : null, primary, message].filter(Boolean));
   if (live && live.running) primary.hidden = true;
   last.replaceWith(lastSessionCard(data.last_session));

@@ -17,7 +17,18 @@ const STATE_WORDS = {
   Interrupted: "Session interrupted.",
   Stopped: "Stopped.",
 };
-const stateWords = (device) => STATE_WORDS[device.state] || device.state;
+// An update of the card under way (GET /device's `update`): from the install until the new version has
+// confirmed itself no session starts.
+function updateHolds(device) {
+  return !!(device && device.update && ["installing", "installed", "trying"].includes(device.update.phase));
+}
+// Whether the device would refuse a start now: the battery at its stop level, or an update under way.
+function startHeld(device) {
+  return !!(device && ((device.battery && device.battery.reason) || updateHolds(device)));
+}
+// Idle but held is not "ready": the battery's or the update's line on Home says why.
+const stateWords = (device) =>
+  device.state === "Idle" && startHeld(device) ? "Idle: no session starts now." : STATE_WORDS[device.state] || device.state;
 
 // ---- live card (SSE) ----------------------------------------------------------------------
 // It never shows elapsed time during a Challenge or Fear attempt: it shows no clock at all, only

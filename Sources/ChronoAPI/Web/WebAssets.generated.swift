@@ -411,6 +411,10 @@ function batteryWords(battery) {
 function batteryLine(device) {
   return device && device.battery ? el("p", { "data-role": "battery-line", class: device.battery.level === "normal" ? "muted" : "hint" }, batteryWords(device.battery)) : null;
 }
+function updateLine(device) {
+  const update = device && device.update;
+  return el("p", { "data-role": "update-line", class: updateHolds(device) ? "hint" : "muted", hidden: !update }, update ? `Update: ${update.line}` : "");
+}
 function refreshStartLabel(device) {
   const button = document.querySelector("[data-role=start-next]");
   if (button && device && device.next_session) button.textContent = startLabel(device.next_session);
@@ -425,7 +429,13 @@ function refreshStartLabel(device) {
     battery.textContent = batteryWords(device.battery);
     battery.className = device.battery.level === "normal" ? "muted" : "hint";
   }
-  if (button && device) button.hidden = !!(device.battery && device.battery.reason);
+  const update = document.querySelector("[data-role=update-line]");
+  if (update && device) {
+    update.textContent = device.update ? `Update: ${device.update.line}` : "";
+    update.hidden = !device.update;
+    update.className = updateHolds(device) ? "hint" : "muted";
+  }
+  if (button && device) button.hidden = startHeld(device);
 }
 
 function healthLine(text) {
@@ -459,11 +469,11 @@ async function pageHome() {
     primary.append(el("button", { type: "button", onclick: async () => {
       message.textContent = "Asking the device…";
       message.textContent = (await deviceAction("start")).text; // live.js: the page's words, never a session's id
-    }, "data-role": "start-next", hidden: !!(d.battery && d.battery.reason) }, startLabel(d.next_session)));
+    }, "data-role": "start-next", hidden: startHeld(d) }, startLabel(d.next_session)));
   }
   status.replaceChildren(...[el("h2", { id: "h-status" }, "Device"), el("p", { "data-role": "device-state" }, stateWords(d)), studyLine(d),
     reminderLine(d), todayLine(d),
-    d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null, batteryLine(d),
+    d.board ? el("p", { class: "muted" }, `Board: ${d.board}`) : null, batteryLine(d), updateLine(d),
     d.health ? healthLine(d.health) : null, primary, message].filter(Boolean));
   if (live && live.running) primary.hidden = true;
   last.replaceWith(lastSessionCard(data.last_session));
@@ -491,7 +501,7 @@ async function afterSession() {
   const card = document.getElementById("home-last");
   if (card) card.replaceWith(lastSessionCard(data.last_session));
 }
-"""#####, "d9eb7cbbe65d4fb5"),
+"""#####, "e3b8beac80721fc3"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -504,8 +514,8 @@ async function afterSession() {
 <link rel="stylesheet" href="/app.css?v=eb100e59d3019033">
 <script src="/format.js?v=ce9fbccbcbef001f" defer></script>
 <script src="/core.js?v=d0b2f137462ee550" defer></script>
-<script src="/live.js?v=2e2dec1cc74f3016" defer></script>
-<script src="/home.js?v=d9eb7cbbe65d4fb5" defer></script>
+<script src="/live.js?v=576a1ef452e8c4e9" defer></script>
+<script src="/home.js?v=e3b8beac80721fc3" defer></script>
 <script src="/consent.js?v=f95b1a0a64189797" defer></script>
 <script src="/progress.js?v=c583d8efce19a7df" defer></script>
 <script src="/learn.js?v=e22795ad314364fb" defer></script>
@@ -534,7 +544,7 @@ async function afterSession() {
 </main>
 </body>
 </html>
-"""#####, "6a7409232753a185"),
+"""#####, "f48c355878d93ea6"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 "use strict";
 function keyOrigin(key) {
@@ -616,7 +626,14 @@ const STATE_WORDS = {
   Interrupted: "Session interrupted.",
   Stopped: "Stopped.",
 };
-const stateWords = (device) => STATE_WORDS[device.state] || device.state;
+function updateHolds(device) {
+  return !!(device && device.update && ["installing", "installed", "trying"].includes(device.update.phase));
+}
+function startHeld(device) {
+  return !!(device && ((device.battery && device.battery.reason) || updateHolds(device)));
+}
+const stateWords = (device) =>
+  device.state === "Idle" && startHeld(device) ? "Idle: no session starts now." : STATE_WORDS[device.state] || device.state;
 
 let source = null;
 const finishedSessions = new Set();
@@ -809,7 +826,7 @@ function renderLive() {
   const answer = document.querySelector("[data-role=start-answer]");
   if (back && answer) answer.textContent = "";
 }
-"""#####, "2e2dec1cc74f3016"),
+"""#####, "576a1ef452e8c4e9"),
         "/note.js": ("text/javascript; charset=utf-8", #####"""
 "use strict";
 const NOTE_MAXIMUM = 200;
