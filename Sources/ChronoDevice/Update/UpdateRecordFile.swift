@@ -29,14 +29,24 @@ public struct UpdateRecordFile: Sendable {
     /// The record file of the data directory `directory`.
     public init(directory: String) { path = directory + "/" + UpdateRecord.fileName }
 
+    /// Root reads it too (`update boot`, in the data directory the service's user can write), so it is
+    /// opened without following a link and without waiting on a FIFO, checked on the open descriptor and
+    /// read no further than 4 KiB.
     public func read() -> Reading {
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
-            return errno == ENOENT ? .none : .refused("\(path): \(String(cString: strerror(errno)))")
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT: return .none
+            case ELOOP: return .refused("\(path) is not a regular file; remove it")
+            default: return .refused("\(path): \(String(cString: strerror(errno)))")
+            }
         }
-        guard status.st_mode & S_IFMT == S_IFREG else { return .refused("\(path) is not a regular file; remove it") }
-        guard status.st_size <= 4096 else { return .refused("\(path) is longer than 4 KiB; remove it") }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .refused("\(path) is not a regular file; remove it") }
+        let (bytes, complete) = RootedFiles.readBounded(descriptor, limit: 4096)
+        guard complete else { return .refused("\(path) is longer than 4 KiB; remove it") }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             return .refused("\(path) cannot be read as UTF-8 text; remove it")
         }
         do { return .record(try UpdateRecord(fileText: text)) } catch { return .refused("\(error.description) (\(path)); remove it") }
