@@ -16,16 +16,6 @@ check = Checks("battery")
 REASON = "The battery is at 5 %: no new session starts at or below 5 % (battery-stop). Charge it first."
 
 
-def until(daemon, condition, what, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end:
-        device = daemon.api("/device")["device"]
-        if condition(device):
-            return device
-        time.sleep(0.05)
-    raise RuntimeError(f"the device never {what}: {daemon.api('/device')}")
-
-
 def battery_line(driver):
     return driver.execute_script("const p = document.querySelector('[data-role=battery-line]'); return p ? p.textContent : null;")
 
@@ -52,7 +42,7 @@ def main():
         daemon = webparts.Daemon(args.binary, data, os.path.join(work, "daemon.log"), "--board", board,
                                  "--battery-sysfs", os.path.join(work, "sys"), "--battery-poll-ms", "100",
                                  "--power-off-command", "/bin/true")
-        device = until(daemon, lambda d: d.get("battery"), "read the battery")
+        device = daemon.until_device(lambda d: d.get("battery"), "read the battery")
         check("api: the battery's level", device["battery"] == {"percent": 50, "charge": "discharging", "level": "normal", "reason": None}, device)
 
         driver = make_driver()
@@ -66,7 +56,7 @@ def main():
         check("home: the start button above the stop level", shown is True, shown)
 
         set_level(5)
-        until(daemon, lambda d: d["battery"]["percent"] == 5, "read 5 %")
+        daemon.until_device(lambda d: d["battery"]["percent"] == 5, "read 5 %")
         wait_for(driver, "return document.querySelector('[data-role=battery-line]').textContent.includes('stop')")
         check("home: at the stop level the reason, without a reload",
               battery_line(driver) == f"Battery: 5 % (discharging, stop) {REASON}", battery_line(driver))

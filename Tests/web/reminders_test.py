@@ -17,16 +17,6 @@ from webparts import Checks, arguments, make_driver, onboard, set_view
 check = Checks("reminders")
 
 
-def until(daemon, condition, what, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end:
-        device = daemon.api("/device")["device"]
-        if condition(device):
-            return device
-        time.sleep(0.05)
-    raise RuntimeError(f"the device never {what}: {daemon.api('/device')}")
-
-
 def lines(driver):
     return driver.execute_script("""
         const text = role => { const p = document.querySelector(`[data-role=${role}]`); return p && !p.hidden ? p.textContent : null; };
@@ -46,7 +36,7 @@ def main():
         for key, value in (("daily-goal", "2"), ("daily-reminder", time.strftime("%H:%M", past))):
             subprocess.run([args.binary, "settings", "set", key, value, "--data-dir", data], check=True, capture_output=True)
         daemon = webparts.Daemon(args.binary, data, os.path.join(work, "daemon.log"))
-        device = until(daemon, lambda d: d.get("reminder"), "gave the daily reminder")
+        device = daemon.until_device(lambda d: d.get("reminder"), "gave the daily reminder")
         check("api: the reminder in the device's words", device["reminder"] == "Time to train: 0 of 2 sessions today.", device)
         check("api: today against the goal", device["today"] == {"sessions": 0, "goal": 2, "goal_met": False, "line": "Today: 0 of 2 sessions"}, device)
 
@@ -61,9 +51,9 @@ def main():
             screenshot(driver, os.path.join(args.artifacts, f"reminders-home-{size}-{theme}.png"))
 
         daemon.api("/device/start", "POST", {"mode": "passive", "interval": "10s", "count": 2})
-        until(daemon, lambda d: (d.get("repetitions_done") or 0) >= 1, "reached its first boundary", timeout=20)
+        daemon.until_device(lambda d: (d.get("repetitions_done") or 0) >= 1, "reached its first boundary", timeout=20)
         daemon.api("/device/end", "POST", {})
-        until(daemon, lambda d: d["state"] == "Idle" and d["today"]["sessions"] == 1, "counted the session today")
+        daemon.until_device(lambda d: d["state"] == "Idle" and d["today"]["sessions"] == 1, "counted the session today")
         wait_for(driver, "return document.querySelector('[data-role=today-line]').textContent === 'Today: 1 of 2 sessions'")
         check("home: a completed session updates today's count and the reminder without a reload",
               lines(driver) == ["Today: 1 of 2 sessions", "Time to train: 1 of 2 sessions today."], lines(driver))

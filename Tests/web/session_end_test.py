@@ -19,16 +19,6 @@ from webparts import Checks, Daemon, arguments, make_driver, onboard, run, set_v
 check = Checks("session_end")
 
 
-def until(daemon, condition, what, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end:
-        device = daemon.api("/device")
-        if condition(device["device"]):
-            return device
-        time.sleep(0.05)
-    raise RuntimeError(f"the device never {what}: {daemon.api('/device')}")
-
-
 def text_of(driver, selector):
     return driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.innerText : null", selector)
 
@@ -36,9 +26,9 @@ def text_of(driver, selector):
 def run_attempts(daemon, count):
     """Each attempt started with a press and answered 10.2 s later with another (the desktop board's space)."""
     for _ in range(count):
-        until(daemon, lambda d: d["state"] == "WaitingForStart", "waited for an attempt's start", timeout=15)
+        daemon.until_device(lambda d: d["state"] == "WaitingForStart", "waited for an attempt's start", timeout=15)
         daemon.press()
-        until(daemon, lambda d: d["state"] == "AttemptRunning", "started the attempt", timeout=10)
+        daemon.until_device(lambda d: d["state"] == "AttemptRunning", "started the attempt", timeout=10)
         time.sleep(10.2)
         daemon.press()
 
@@ -67,7 +57,7 @@ def main():
         check("before: the button names the defaults", button.text == "Start Challenge 10s ×2 on the device", button.text)
         button.click()
         run_attempts(daemon, 2)
-        until(daemon, lambda d: d["state"] == "Idle", "came back to idle", timeout=20)
+        daemon.until_device(lambda d: d["state"] == "Idle", "came back to idle", timeout=20)
         last = daemon.api("/device")["last_session"]
         session = daemon.api(f"/sessions/{last['session_id']}")
         check("device: the new session is the last one", last["session_id"] != earlier and last["time_acuity_score"] is not None, last)
@@ -96,7 +86,7 @@ def main():
         before = driver.execute_script("return document.querySelectorAll('[aria-labelledby=r-title] li').length")
         daemon.api("/device/start", "POST", {"mode": "challenge", "interval": "10s", "count": 1})
         run_attempts(daemon, 1)
-        until(daemon, lambda d: d["state"] == "Idle", "came back to idle", timeout=20)
+        daemon.until_device(lambda d: d["state"] == "Idle", "came back to idle", timeout=20)
         newest = daemon.api("/device")["last_session"]["session_id"]
         try:
             wait_for(driver, "return Array.from(document.querySelectorAll('[aria-labelledby=r-title] a')).some(a => a.getAttribute('href').includes(arguments[0]))"

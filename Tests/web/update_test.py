@@ -29,16 +29,6 @@ def write_record(data, phase, **members):
     os.replace(path + ".new", path)
 
 
-def until(daemon, condition, what, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end:
-        device = daemon.api("/device")["device"]
-        if condition(device):
-            return device
-        time.sleep(0.05)
-    raise RuntimeError(f"the device never {what}: {daemon.api('/device')}")
-
-
 def update_line(driver):
     return driver.execute_script("const p = document.querySelector('[data-role=update-line]'); return p && !p.hidden ? p.textContent : null;")
 
@@ -82,9 +72,9 @@ def main():
         screenshot(driver, os.path.join(args.artifacts, "update-home-installing-phone-dark.png"))
 
         write_record(data, "trying")
-        until(daemon, lambda d: (d.get("update") or {}).get("phase") == "trying", "read the trial boot's record")
+        daemon.until_device(lambda d: (d.get("update") or {}).get("phase") == "trying", "read the trial boot's record")
         write_record(data, "confirmed", finished="2026-12-04T10:03:00.000+00:00")
-        until(daemon, lambda d: (d.get("update") or {}).get("phase") == "confirmed", "read the confirmation")
+        daemon.until_device(lambda d: (d.get("update") or {}).get("phase") == "confirmed", "read the confirmation")
         wait_for(driver, "return document.querySelector('[data-role=update-line]').textContent.includes('Updated')")
         check("home: the confirmation without a reload", update_line(driver) == "Update: Updated to 0.2.0.", update_line(driver))
         wait_for(driver, "return !document.querySelector('[data-role=start-next]').hidden")

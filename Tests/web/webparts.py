@@ -273,6 +273,16 @@ class Daemon(Process):
     def api(self, path, method="GET", body=None):
         return api(self.base, path, method, body, timeout=10)
 
+    def until_device(self, condition, what, timeout=30):
+        """GET /device's `device` once `condition` holds for it (polled every 50 ms); `what` names the wait."""
+        end = time.time() + timeout
+        while time.time() < end:
+            device = self.api("/device")["device"]
+            if condition(device):
+                return device
+            time.sleep(0.05)
+        raise RuntimeError(f"the device never {what}: {self.api('/device')}")
+
     def press(self):
         """A press of the device's button: a space on the daemon's stdin (the desktop board)."""
         self.process.stdin.write(b" ")
