@@ -69,10 +69,14 @@ function batteryWords(battery) {
 function batteryLine(device) {
   return device && device.battery ? el("p", { "data-role": "battery-line", class: device.battery.level === "normal" ? "muted" : "hint" }, batteryWords(device.battery)) : null;
 }
-// The card's last update (GET /device's `update`, only on a card that has one): the device's own words.
+// The card's last update (GET /device's `update`, only on a card that has one): the device's own words,
+// and the version and slot running, as `chronoception status` shows them.
+function updateWords(update) {
+  return update ? `Update: ${update.line} (version ${update.running_version}${update.slot ? `, slot ${update.slot}` : ""})` : "";
+}
 function updateLine(device) {
   const update = device && device.update;
-  return el("p", { "data-role": "update-line", class: updateHolds(device) ? "hint" : "muted", hidden: !update }, update ? `Update: ${update.line}` : "");
+  return el("p", { "data-role": "update-line", class: updateHolds(device) ? "hint" : "muted", hidden: !update }, updateWords(update));
 }
 // Each state event carries `next_session` while the device is idle: a default changed elsewhere
 // (Settings, the command line) renames the button without a reload.
@@ -96,7 +100,7 @@ function refreshStartLabel(device) {
   // An update's progress and phase come with each state event; an install may begin while Home is open.
   const update = document.querySelector("[data-role=update-line]");
   if (update && device) {
-    update.textContent = device.update ? `Update: ${device.update.line}` : "";
+    update.textContent = updateWords(device.update);
     update.hidden = !device.update;
     update.className = updateHolds(device) ? "hint" : "muted";
   }

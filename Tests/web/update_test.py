@@ -6,7 +6,7 @@ writes it), in headless Chromium:
 - while the update installs, GET /device's `update` gives its phase, progress and line, Home shows
   "Update: Installing 0.2.0: 40 %; …" and no start button, and POST /device/start answers 409 updating;
 - the record rewritten as the new version's first boot and then its confirmation reaches the page
-  without a reload: "Update: Updated to 0.2.0.", and the start button is back.
+  without a reload: "Update: Updated to 0.2.0. (version …)", and the start button is back.
 Run by Tests/web/run (WEB_ONLY=update)."""
 import json, os, shutil, tempfile, time, urllib.error
 
@@ -65,7 +65,7 @@ def main():
         onboard(driver, daemon.base)
         driver.get(daemon.base + "/#/home")
         wait_for(driver, "return document.querySelector('[data-role=update-line]')")
-        check("home: the update line", update_line(driver) == f"Update: {INSTALLING}", update_line(driver))
+        check("home: the update line", update_line(driver) == f"Update: {INSTALLING} (version 0.1.0)", update_line(driver))
         check("home: no start button while the update installs", start_shown(driver) is False, start_shown(driver))
         state = driver.execute_script("return document.querySelector('[data-role=device-state]').textContent")
         check("home: idle, but not ready for a session", state == "Idle: no session starts now.", state)
@@ -76,7 +76,8 @@ def main():
         write_record(data, "confirmed", finished="2026-12-04T10:03:00.000+00:00")
         daemon.until_device(lambda d: (d.get("update") or {}).get("phase") == "confirmed", "read the confirmation")
         wait_for(driver, "return document.querySelector('[data-role=update-line]').textContent.includes('Updated')")
-        check("home: the confirmation without a reload", update_line(driver) == "Update: Updated to 0.2.0.", update_line(driver))
+        # (The version is the running binary's, 0.1.0, whatever this made-up record says; no slot off a card.)
+        check("home: the confirmation without a reload", update_line(driver) == "Update: Updated to 0.2.0. (version 0.1.0)", update_line(driver))
         wait_for(driver, "return !document.querySelector('[data-role=start-next]').hidden")
         check("home: the start button once the update has confirmed", start_shown(driver) is True, start_shown(driver))
         state = driver.execute_script("return document.querySelector('[data-role=device-state]').textContent")

@@ -411,9 +411,12 @@ function batteryWords(battery) {
 function batteryLine(device) {
   return device && device.battery ? el("p", { "data-role": "battery-line", class: device.battery.level === "normal" ? "muted" : "hint" }, batteryWords(device.battery)) : null;
 }
+function updateWords(update) {
+  return update ? `Update: ${update.line} (version ${update.running_version}${update.slot ? `, slot ${update.slot}` : ""})` : "";
+}
 function updateLine(device) {
   const update = device && device.update;
-  return el("p", { "data-role": "update-line", class: updateHolds(device) ? "hint" : "muted", hidden: !update }, update ? `Update: ${update.line}` : "");
+  return el("p", { "data-role": "update-line", class: updateHolds(device) ? "hint" : "muted", hidden: !update }, updateWords(update));
 }
 function refreshStartLabel(device) {
   const button = document.querySelector("[data-role=start-next]");
@@ -431,7 +434,7 @@ function refreshStartLabel(device) {
   }
   const update = document.querySelector("[data-role=update-line]");
   if (update && device) {
-    update.textContent = device.update ? `Update: ${device.update.line}` : "";
+    update.textContent = updateWords(device.update);
     update.hidden = !device.update;
     update.className = updateHolds(device) ? "hint" : "muted";
   }
@@ -501,7 +504,7 @@ async function afterSession() {
   const card = document.getElementById("home-last");
   if (card) card.replaceWith(lastSessionCard(data.last_session));
 }
-"""#####, "e3b8beac80721fc3"),
+"""#####, "a22ff77c99f53609"),
         "/index.html": ("text/html; charset=utf-8", #####"""
 <!doctype html>
 <html lang="en">
@@ -515,7 +518,7 @@ async function afterSession() {
 <script src="/format.js?v=ce9fbccbcbef001f" defer></script>
 <script src="/core.js?v=d0b2f137462ee550" defer></script>
 <script src="/live.js?v=576a1ef452e8c4e9" defer></script>
-<script src="/home.js?v=e3b8beac80721fc3" defer></script>
+<script src="/home.js?v=a22ff77c99f53609" defer></script>
 <script src="/consent.js?v=f95b1a0a64189797" defer></script>
 <script src="/progress.js?v=c583d8efce19a7df" defer></script>
 <script src="/learn.js?v=e22795ad314364fb" defer></script>
@@ -544,7 +547,7 @@ async function afterSession() {
 </main>
 </body>
 </html>
-"""#####, "f48c355878d93ea6"),
+"""#####, "dd6a060d939f1e24"),
         "/keys.js": ("text/javascript; charset=utf-8", #####"""
 "use strict";
 function keyOrigin(key) {
