@@ -72,8 +72,11 @@ struct SlotUpdateTests {
         let scratch = try ScratchStore()
         defer { scratch.remove() }
         let system = StandInSystem()
-        try Self.update(system, scratch, device: Self.idle).install(bundle: "/data/b.raucb", allowDowngrade: false, restart: true)
+        let said = Said()
+        try Self.update(system, scratch, device: Self.idle, said: said).install(bundle: "/data/b.raucb", allowDowngrade: false, restart: true)
         #expect(system.recorded == ["describe", "install", "reboot tryboot"])
+        #expect(said.lines.withLock { $0 }.contains("Installing 0.2.0 into slot B (0.1.0 keeps running on slot A until the restart)…"))
+        #expect(said.lines.withLock { $0 }.contains("Installed 0.2.0 into slot B."))
         let record = try #require(UpdateRecordFile(directory: scratch.directory).read().record)
         #expect(record == UpdateRecord(phase: .installed, fromVersion: ReleaseVersion("0.1.0")!, toVersion: ReleaseVersion("0.2.0")!, fromSlot: .a, started: Self.clock))
     }

@@ -1,8 +1,11 @@
 /// One of the card's two root slots (docs/IMAGE.md, "Slots"): what RAUC calls a slot's `bootname`, the
 /// kernel command line's `rauc.slot=` and `image/layout.env`'s ROOT_A/ROOT_B.
-public enum BootSlot: String, Sendable, Hashable, CaseIterable {
+public enum BootSlot: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case a = "A"
     case b = "B"
+
+    /// "A" or "B", as every message names a slot.
+    public var description: String { rawValue }
 
     /// The other slot: the one an update writes.
     public var other: BootSlot { self == .a ? .b : .a }
