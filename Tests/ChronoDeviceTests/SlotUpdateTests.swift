@@ -46,9 +46,11 @@ struct SlotUpdateTests {
 
     static let clock = WallTime(unixNanoseconds: 1_796_000_000_000_000_000, utcOffsetSeconds: 0)
 
-    /// An update on a card booted from `booted`, running 0.1.0, whose device answers `device`.
+    /// An update on a card booted from `booted`, running 0.1.0, whose device answers `device`, on a
+    /// virtual clock that pauses advance and each question to the device takes `probeSeconds` of.
     static func update(_ system: StandInSystem, _ scratch: ScratchStore, booted: BootSlot? = .a, running: String = "0.1.0",
-                       device: DeviceProbe? = nil, said: Said = Said()) -> SlotUpdate {
+                       device: DeviceProbe? = nil, said: Said = Said(), probeSeconds: Double = 0,
+                       uptime: UptimeBox = UptimeBox()) -> SlotUpdate {
         let shown = Mutex(device)
         let file = UpdateRecordFile(directory: scratch.directory)
         return SlotUpdate(
@@ -56,16 +58,25 @@ struct SlotUpdateTests {
             now: { clock },
             probe: {
                 // The device takes the record in as the daemon's watcher would.
-                shown.withLock { probe in
+                uptime.advance(probeSeconds)
+                return shown.withLock { probe in
                     guard var probe else { return nil }
                     probe.updatePhase = file.read().record?.phase.rawValue
                     return probe
                 }
             },
-            say: { line in said.lines.withLock { $0.append(line) } }, pause: { _ in })
+            say: { line in said.lines.withLock { $0.append(line) } }, pause: { uptime.advance($0) }, uptime: { uptime.now })
     }
 
-    static let idle = DeviceProbe(state: "idle", sessionInProgress: false, updatePhase: nil)
+    /// The virtual CLOCK_MONOTONIC of `update`, shared with the test that made it.
+    final class UptimeBox: Sendable {
+        let seconds = Mutex(0.0)
+        func advance(_ by: Double) { seconds.withLock { $0 += by } }
+        var now: Double { seconds.withLock { $0 } }
+    }
+
+    /// What `GET /device` says of an idle device (the API's own name, `Idle`).
+    static let idle = DeviceProbe(state: DeviceState.Name.idle.rawValue, sessionInProgress: false, updatePhase: nil)
 
     @Test("a good bundle: checked, written with its progress recorded, named for one trial boot, then the restart")
     func install() throws {
@@ -157,6 +168,22 @@ struct SlotUpdateTests {
         try Self.update(system, scratch, booted: .b, running: "0.2.0", device: nil).confirm(within: 30)
         #expect(system.recorded == ["reboot"])
         #expect(file.read().record?.phase == .trying)
+    }
+
+    @Test("the bound is time on the monotonic clock, not a count of tries: tries of 4 s each still end at 30 s")
+    func confirmationBoundIsTime() throws {
+        let scratch = try ScratchStore()
+        defer { scratch.remove() }
+        let file = UpdateRecordFile(directory: scratch.directory)
+        try file.write(UpdateRecord(phase: .trying, fromVersion: ReleaseVersion("0.1.0")!, toVersion: ReleaseVersion("0.2.0")!, fromSlot: .a, started: Self.clock))
+        let system = StandInSystem()
+        let starting = DeviceProbe(state: DeviceState.Name.configuring.rawValue, sessionInProgress: false, updatePhase: nil)
+        let uptime = UptimeBox()
+        uptime.advance(1_000)
+        try Self.update(system, scratch, booted: .b, running: "0.2.0", device: starting, probeSeconds: 4, uptime: uptime).confirm(within: 30)
+        #expect(system.recorded == ["reboot"])
+        // Six tries of 4 s and their 1 s pauses: the seventh would begin past the bound.
+        #expect(uptime.now == 1_030)
     }
 
     @Test("after a rollback the other slot is marked bad, and a store the new version migrated is put back, the changed one kept aside")

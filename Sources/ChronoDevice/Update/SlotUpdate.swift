@@ -16,14 +16,19 @@ public struct SlotUpdate: Sendable {
     /// The device API's answer now; nil when no device answers (the service is not running).
     public var probe: @Sendable () -> DeviceProbe?
     public var say: @Sendable (String) -> Void
-    /// Waits this many seconds (the runtime's sleep; a test's no-op).
+    /// Waits this many seconds (the runtime's sleep; a test's virtual clock).
     public var pause: @Sendable (Double) -> Void
+    /// Seconds on `CLOCK_MONOTONIC` (a test's virtual clock): the confirmation's bound is time, not a
+    /// count of tries (each try runs `systemctl` and asks the device, seconds under emulation), and the
+    /// wall clock may jump by months when a time server first answers.
+    public var uptime: @Sendable () -> Double
 
     public var file: UpdateRecordFile { UpdateRecordFile(directory: store.directory) }
 
     public init(system: any UpdateSystem, store: StoreLocation, booted: BootSlot?, running: ReleaseVersion,
                 now: @escaping @Sendable () -> WallTime, probe: @escaping @Sendable () -> DeviceProbe?,
-                say: @escaping @Sendable (String) -> Void, pause: @escaping @Sendable (Double) -> Void) {
+                say: @escaping @Sendable (String) -> Void, pause: @escaping @Sendable (Double) -> Void,
+                uptime: @escaping @Sendable () -> Double) {
         self.system = system
         self.store = store
         self.booted = booted
@@ -32,6 +37,7 @@ public struct SlotUpdate: Sendable {
         self.probe = probe
         self.say = say
         self.pause = pause
+        self.uptime = uptime
     }
 
     private func fail(_ message: String) -> CommandFailure { CommandFailure(message: message) }
@@ -182,14 +188,13 @@ public struct SlotUpdate: Sendable {
     /// switch. Not within `within` seconds: restarts without the tryboot flag, so the old slot boots.
     public func confirm(within bound: Double = confirmationBound) throws(CommandFailure) {
         guard booted != nil, let record = file.read().record, record.phase == .trying, record.toSlot == booted else { return }
-        let step = 1.0
-        var waited = 0.0
-        while waited < bound {
-            if system.serviceIsActive(), let device = probe(), device.state == "idle" { break }
-            pause(step)
-            waited += step
+        let began = uptime()
+        var up = false
+        while uptime() - began < bound {
+            if system.serviceIsActive(), let device = probe(), device.isIdle { up = true; break }
+            pause(1)
         }
-        guard waited < bound else {
+        guard up else {
             say("\(record.toVersion) did not come up within \(Int(bound)) s (the service active and the device idle); restarting into \(record.fromVersion).")
             try system.reboot(tryboot: false)
             return

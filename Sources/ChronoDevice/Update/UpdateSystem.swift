@@ -25,8 +25,10 @@ public protocol UpdateSystem: Sendable {
 
 /// What the running device says of itself through its API, as far as an update needs it.
 public struct DeviceProbe: Equatable, Sendable {
-    /// `GET /device`'s `device.state` (`idle` once the store is open and the button armed).
+    /// `GET /device`'s `device.state` (`Idle` once the store is open and the button armed).
     public var state: String
+    /// Whether the device is idle, in the API's own name for it (`DeviceState.Name.idle`).
+    public var isIdle: Bool { state == DeviceState.Name.idle.rawValue }
     public var sessionInProgress: Bool
     /// `device.update.phase`, nil when the device shows no update.
     public var updatePhase: String?

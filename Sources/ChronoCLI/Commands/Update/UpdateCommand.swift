@@ -2,6 +2,7 @@ import ArgumentParser
 import ChronoCommandLine
 import ChronoCore
 import ChronoDevice
+import ChronoRuntime
 import ChronoStore
 import Foundation
 #if canImport(Glibc)
@@ -30,7 +31,8 @@ struct UpdatePlaceOptions: ParsableArguments {
         return SlotUpdate(
             system: RaucSystem(), store: StoreLocation(directory: dataDirectory), booted: BootedSlot.read(), running: .running,
             now: { let now = LocalTimeZone.nowUnixNanoseconds(); return WallTime(unixNanoseconds: now, utcOffsetSeconds: LocalTimeZone.utcOffsetSeconds(atUnixSeconds: now / 1_000_000_000)) }, probe: { DeviceProbe.read(client) },
-            say: { try? StandardOutput.write($0 + "\n"); try? StandardOutput.flush() }, pause: { Thread.sleep(forTimeInterval: $0) })
+            say: { try? StandardOutput.write($0 + "\n"); try? StandardOutput.flush() }, pause: { Thread.sleep(forTimeInterval: $0) },
+            uptime: { Double(MonotonicClock.now().nanoseconds) / 1e9 })
     }
 }
 
