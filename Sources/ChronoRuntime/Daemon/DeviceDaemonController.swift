@@ -195,16 +195,18 @@ public final class DeviceDaemonController: LoopController {
             let before = snapshot.update?.phase
             snapshot = keeper.latest
             menuOutdated = true
+            // The state is published again stamped with the new snapshot (the loop drops it when nothing
+            // changed): the rebuilt menu's, or, during a session or while the menu is in use, the current
+            // one. So turning glanceable-privacy on hides the feedback at once, and an update's phase shows.
+            let rebuilt = runner == nil ? rebuildMenuIfFree(at: now) : []
+            let published: [LoopAction] = rebuilt.isEmpty ? [.state(currentState())] : rebuilt
             // The new slot has just confirmed itself (`chronoception update confirm`): the ready cue says
-            // the device is itself again, on the new version, and the state says so at once.
+            // the device is itself again, on the new version.
             if before == .trying, snapshot.update?.phase == .confirmed, runner == nil {
                 let cue = PlannedVibration(pattern: HapticCue.deviceReady.pattern, label: .cue(.deviceReady), due: max(now, motorQuietAt))
-                let menu = rebuildMenuIfFree(at: now)
-                return stamped([.vibrate(cue), .console(snapshot.update?.line ?? "Updated.")] + (menu.isEmpty ? [.state(currentState())] : menu))
+                return stamped([.vibrate(cue), .console(snapshot.update?.line ?? "Updated.")] + published)
             }
-            // During a session the state is published again stamped with the new snapshot (the loop drops
-            // it when nothing changed), so turning glanceable-privacy on hides the feedback at once.
-            return stamped(runner == nil ? rebuildMenuIfFree(at: now) : [.state(currentState())])
+            return stamped(published)
         case .battery(let reading):
             return stamped(receiveBattery(reading, at: now))
         case .hangup:
